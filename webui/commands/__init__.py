@@ -1,0 +1,1 @@
+"""Subcommands of the ``goldtable`` command line, one module per group of commands."""
