@@ -17,7 +17,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "score": ("webui.commands.rules", "score", "Score a finished game from a JSON file."),
     "check": ("webui.commands.rules", "check", "Check one move for legality from a JSON file."),
     "analyze": ("webui.commands.look", "analyze", "Read the cards and/or board in a photo."),
-    "judge": ("webui.commands.look", "judge", "Judge the Splendor Duel move between two photos."),
+    "judge": ("webui.commands.judge", "judge", "Judge the Splendor Duel move between two photos."),
     "enroll": ("webui.commands.look", "enroll", "Add reference images of cards to a user catalog."),
     "bench": ("webui.commands.bench", "bench", "Measure reader speed and accuracy on generated scenes."),
     "calibration-sheet": ("webui.commands.calibrate", "calibration_sheet",
