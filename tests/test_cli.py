@@ -1,0 +1,35 @@
+"""The command line answers --help at every level without a traceback."""
+
+from __future__ import annotations
+
+import pytest
+from click.testing import CliRunner
+
+from webui.cli import COMMANDS, main
+from webui.commands.bench import BENCHES
+
+
+def test_top_level_help_lists_every_command() -> None:
+    result = CliRunner().invoke(main, ["--help"])
+    assert result.exit_code == 0
+    for name in COMMANDS:
+        assert name in result.output
+
+
+@pytest.mark.parametrize("name", sorted(COMMANDS))
+def test_each_command_has_help(name: str) -> None:
+    result = CliRunner().invoke(main, [name, "--help"])
+    assert result.exit_code == 0, result.output
+    assert "Usage:" in result.output
+
+
+@pytest.mark.parametrize("name", sorted(BENCHES))
+def test_each_benchmark_has_help(name: str) -> None:
+    result = CliRunner().invoke(main, ["bench", name, "--help"])
+    assert result.exit_code == 0, result.output
+    assert "--seed" in result.output or "--seconds" in result.output
+
+
+def test_unknown_command_is_a_usage_error() -> None:
+    result = CliRunner().invoke(main, ["frobnicate"])
+    assert result.exit_code == 2
