@@ -1,0 +1,1 @@
+"""Splendor Duel: the full rules engine, the board-change reader and final scoring."""
