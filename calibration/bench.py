@@ -1,0 +1,110 @@
+"""Profiles for the benchmarks: calibrate from the sheet photographed under the scene's light.
+
+``goldtable bench silver-gold --profile auto`` and ``goldtable bench splendor-duel --profile
+auto`` call :func:`profile_for_conditions` with the conditions of their scenes. It photographs the
+calibration sheet (and, when the board reader is installed, the token board in the default
+enrolment layout) under the same camera and light, and calibrates a profile from those photos
+exactly as ``goldtable calibrate`` and ``goldtable calibrate tokens`` would.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib.util
+
+import numpy as np
+
+from calibration.errors import CalibrationError, PoorView, SheetNotFound
+from calibration.profile import Profile, calibrate_image
+from calibration.sheet import render_sheet, sheet_geometry
+from calibration.tokens import default_layout, enrol_tokens
+from vision.synth.camera import Conditions, Photo, Placement, photograph
+
+# Resolution of the sheet face handed to the renderer (the camera sees it at ~2 px/mm at most).
+SHEET_PX_PER_MM = 3.0
+
+
+def _board_available() -> bool:
+    try:
+        return (importlib.util.find_spec("vision.board.learn") is not None
+                and importlib.util.find_spec("vision.synth.board") is not None)
+    except ImportError:
+        return False
+
+
+def photograph_sheet(conditions: Conditions, rng: np.random.Generator, paper: str = "a4") -> Photo:
+    """Photograph the calibration sheet lying flat in the middle of the table under ``conditions``.
+
+    The sheet is matte paper (no glare) and keeps the conditions' light; the camera is not
+    zoomed so the whole sheet stays in view. ``Photo.quads[0]`` holds the sheet's corners.
+    """
+    geo = sheet_geometry(paper)
+    w, h = geo.size_mm
+    tw, th = conditions.table_mm
+    ang = float(rng.uniform(-12.0, 12.0))
+    c, s = np.cos(np.radians(ang)), np.sin(np.radians(ang))
+    centre = np.array([tw / 2.0, th / 2.0]) + rng.uniform(-0.05, 0.05, 2) * np.array([tw, th])
+    local = np.array(geo.corners_mm, np.float64) - np.array([w / 2.0, h / 2.0])
+    corners = local @ np.array([[c, s], [-s, c]]) + centre
+    placement = Placement(render_sheet(paper, SHEET_PX_PER_MM),
+                          tuple((float(x), float(y)) for x, y in corners), glossy=False)
+    return photograph([placement], dataclasses.replace(conditions, zoom=1.0), rng)
+
+
+def _softened(conditions: Conditions) -> Conditions:
+    """The same light with a steadier camera: what a player does when the first photo fails."""
+    return dataclasses.replace(conditions, blur_sigma=0.0, motion_blur_px=0.0,
+                               noise_sigma=conditions.noise_sigma / 2.0, jpeg_quality=None,
+                               tilt_deg=min(conditions.tilt_deg, 20.0))
+
+
+def profile_for_conditions(
+    conditions: Conditions,
+    rng: np.random.Generator,
+    tokens: bool | None = None,
+    paper: str = "a4",
+    name: str = "auto",
+) -> Profile:
+    """Calibrate a profile for benchmark scenes rendered under ``conditions``.
+
+    Parameters
+    ----------
+    conditions : Conditions
+        The scenes' camera and light (a strong cast, typically).
+    rng : numpy.random.Generator
+    tokens : bool, optional
+        Enrol the tokens from a board photographed under the same light; by default when the
+        board reader and renderer are installed.
+    paper : {"a4", "letter"}
+    name : str
+        The profile's name.
+
+    Raises
+    ------
+    CalibrationError
+        When the sheet cannot be calibrated even with a steadier camera, or enrolment fails.
+    """
+    photo = photograph_sheet(conditions, rng, paper)
+    try:
+        profile = calibrate_image(photo.image, name).profile
+    except (SheetNotFound, PoorView, CalibrationError):
+        photo = photograph_sheet(_softened(conditions), rng, paper)
+        profile = calibrate_image(photo.image, name).profile
+    if tokens is None:
+        tokens = _board_available()
+    if tokens:
+        from vision.synth.board import render_board_scene
+
+        # The player lays the tokens out as they see the board in the photo, so the layout
+        # given to enrolment is the default one in the frame the reader reports (``cells``).
+        layout = default_layout()
+        board_conditions = dataclasses.replace(conditions, zoom=max(1.0, conditions.zoom))
+        scene = render_board_scene(rng, "typical", conditions.size, layout=layout,
+                                   conditions=board_conditions, hand=False)
+        try:
+            profile = enrol_tokens(scene.image, scene.cells, profile)
+        except CalibrationError:
+            scene = render_board_scene(rng, "typical", conditions.size, layout=layout,
+                                       conditions=_softened(board_conditions), hand=False)
+            profile = enrol_tokens(scene.image, scene.cells, profile)
+    return profile

@@ -1,0 +1,132 @@
+"""Token enrolment: learn each Splendor Duel token kind's appearance under this table's light.
+
+The player lays the tokens on the board in a known arrangement (``default_layout()`` or their
+own: 5 strings of 5 letters from ``WUGRKPY.``) and photographs it. :func:`enrol_tokens` applies
+the profile's colour correction (so the model is learnt on the same pixels the reader will see),
+runs :func:`vision.board.learn_tokens` and stores the model's JSON in the profile.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections import Counter
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import numpy as np
+from numpy.typing import NDArray
+
+from calibration.errors import CalibrationError
+
+if TYPE_CHECKING:
+    from calibration.profile import Profile
+
+KINDS = "WUGRKPY"
+LETTERS = KINDS + "."
+# How many tokens of each kind the game has (4 of each gem colour, 2 pearls, 3 gold).
+TOKEN_COUNTS: dict[str, int] = {"W": 4, "U": 4, "G": 4, "R": 4, "K": 4, "P": 2, "Y": 3}
+SIZE = 5
+
+
+def default_layout() -> tuple[str, ...]:
+    """The default enrolment arrangement (from the board reader), 5 strings of 5 letters."""
+    try:
+        from vision.board import default_layout as board_default
+    except ImportError as exc:
+        raise CalibrationError("token enrolment is not available: the board reader is not installed") from exc
+    return tuple(str(row) for row in board_default())
+
+
+def format_layout(layout: Sequence[str]) -> str:
+    """The layout as 5 lines of spaced letters, for printing."""
+    return "\n".join(" ".join(row) for row in layout)
+
+
+def parse_layout(text: str | Sequence[str]) -> tuple[str, ...]:
+    """Parse and check an enrolment layout.
+
+    Parameters
+    ----------
+    text : str or sequence of str
+        ``"default"``; 5 rows separated by commas, slashes, spaces or newlines
+        (``"WUGRK,PY.WU,..."``); 25 letters in one string; or a sequence of 5 strings.
+        Letters are case-insensitive; ``-`` and ``_`` also mean an empty spot.
+
+    Returns
+    -------
+    tuple of 5 str
+        Upper-case rows of 5 letters from ``WUGRKPY.``.
+
+    Raises
+    ------
+    CalibrationError
+        Saying what is wrong: row count, row length, unknown letters, or more tokens of a kind
+        than the game has.
+    """
+    if isinstance(text, str):
+        if text.strip().lower() == "default":
+            return default_layout()
+        parts = [p for p in re.split(r"[\s,;/|]+", text.strip()) if p]
+        if len(parts) == 1 and len(parts[0]) == SIZE * SIZE:
+            parts = [parts[0][i:i + SIZE] for i in range(0, SIZE * SIZE, SIZE)]
+    else:
+        parts = [str(p) for p in text]
+    rows = tuple(p.upper().replace("-", ".").replace("_", ".") for p in parts)
+    if len(rows) != SIZE:
+        raise CalibrationError(f"layout: expected {SIZE} rows of {SIZE} letters, got {len(rows)} rows")
+    for i, row in enumerate(rows, start=1):
+        if len(row) != SIZE:
+            raise CalibrationError(f"layout row {i} {row!r}: expected {SIZE} letters, got {len(row)}")
+        bad = sorted({ch for ch in row if ch not in LETTERS})
+        if bad:
+            raise CalibrationError(f"layout row {i} {row!r}: unknown letter(s) {''.join(bad)}; "
+                                   f"use {LETTERS} (. = empty spot)")
+    counts = Counter("".join(rows))
+    for kind, limit in TOKEN_COUNTS.items():
+        if counts[kind] > limit:
+            raise CalibrationError(f"layout: {counts[kind]} {kind} tokens, but the game has only {limit}")
+    if sum(counts[k] for k in KINDS) == 0:
+        raise CalibrationError("layout: no tokens on the board")
+    return rows
+
+
+def missing_kinds(layout: Sequence[str]) -> tuple[str, ...]:
+    """Token kinds absent from ``layout`` (their appearance cannot be learnt from it)."""
+    present = set("".join(layout))
+    return tuple(k for k in KINDS if k not in present)
+
+
+def enrol_tokens(image: NDArray[np.uint8], layout: str | Sequence[str], profile: Profile) -> Profile:
+    """Learn the token kinds from a photo of the board in ``layout`` and store them in ``profile``.
+
+    Parameters
+    ----------
+    image : (H, W, 3) uint8 array
+        BGR photo of the board, taken under the light the profile was calibrated in.
+    layout : str or sequence of str
+        See :func:`parse_layout`.
+    profile : Profile
+        Its ``prepare`` is applied first; the result is a copy with ``token_model`` set.
+
+    Raises
+    ------
+    CalibrationError
+        For a bad layout, or when the board reader cannot learn from the photo (for example no
+        board in view); the reader's message is kept.
+    """
+    rows = parse_layout(layout)
+    try:
+        from vision.board import learn_tokens
+    except ImportError as exc:
+        raise CalibrationError("token enrolment is not available: the board reader is not installed") from exc
+    from vision.errors import VisionError
+
+    prepared = profile.prepare(image)
+    try:
+        model = learn_tokens(prepared, list(rows))
+    except VisionError as exc:
+        raise CalibrationError(f"token enrolment failed: {exc}") from exc
+    except ValueError as exc:
+        raise CalibrationError(f"token enrolment failed: {exc}") from exc
+    return dataclasses.replace(profile, token_model=dict(model.to_json()), token_layout=rows)
