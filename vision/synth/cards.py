@@ -1,0 +1,523 @@
+"""Treasure-map card faces for synthetic scenes.
+
+A face shows what every real Silver & Gold map card shares: a colour frame in the card colour,
+an island under a grid of outlined square cells (water positions have no cell), printed X, coin
+and palm symbols, the points numeral top-left and, on some cards, a badge top-right. Two clearly
+different styles (``classic`` and ``modern``) vary the grid position and size, fonts, icon
+designs and colour shades, and every face jitters within its style.
+
+The printed grid is the catalog grid turned ``grid_rotation`` quarter turns clockwise
+(``numpy.rot90(grid, -grid_rotation)``), because the orientation of the transcribed grids on the
+printed cards is unknown.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.config import load_config
+
+__all__ = [
+    "STYLES",
+    "CardFace",
+    "FaceStyle",
+    "MapCard",
+    "map_card",
+    "map_cards",
+    "render_card_face",
+]
+
+STYLES: tuple[str, ...] = ("classic", "modern")
+Cell = tuple[int, int]
+
+_FONTS: Mapping[str, int] = {
+    "simplex": cv2.FONT_HERSHEY_SIMPLEX,
+    "duplex": cv2.FONT_HERSHEY_DUPLEX,
+    "triplex": cv2.FONT_HERSHEY_TRIPLEX,
+    "complex": cv2.FONT_HERSHEY_COMPLEX,
+}
+
+# The shared transcription, read while the rules package does not ship its card table yet.
+SHARED_TABLE = Path(__file__).resolve().parents[3] / "shared" / "data" / "silver_gold" / "treasure_maps.json"
+
+
+# ------------------------------------------------------------------------------------------ catalog
+
+
+@dataclass(frozen=True)
+class MapCard:
+    """A treasure-map card as the renderer needs it.
+
+    ``rows``: one string per catalog grid row over ``#`` plain, ``X`` cross, ``C`` coin,
+    ``P`` palm, ``.`` water. ``badge`` is ``(colour, value)`` or ``None``.
+    """
+
+    id: str
+    colour: str
+    points: int
+    badge: tuple[str, int] | None
+    rows: tuple[str, ...]
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return len(self.rows), len(self.rows[0])
+
+    def grid(self, rotation: int = 0) -> NDArray[np.str_]:
+        """The symbol grid turned ``rotation`` quarter turns clockwise, shape ``(rows, cols)``."""
+        return np.rot90(np.array([list(r) for r in self.rows]), -(rotation % 4))
+
+    @property
+    def cells(self) -> tuple[Cell, ...]:
+        """Every real cell (not water) in the catalog frame."""
+        return tuple((r, c) for r, row in enumerate(self.rows) for c, ch in enumerate(row) if ch != ".")
+
+
+def _badge_of(raw: Any) -> tuple[str, int] | None:
+    if raw is None:
+        return None
+    if isinstance(raw, tuple):
+        return (str(raw[0]), int(raw[1]))
+    if isinstance(raw, Mapping):
+        return (str(raw["colour"]), int(raw["value"]))
+    return (str(raw.colour), int(raw.value))
+
+
+def _from_rules() -> tuple[MapCard, ...] | None:
+    """The card table of :mod:`scoring.silver_gold`, when that package provides one."""
+    try:
+        from scoring import silver_gold
+    except ImportError:
+        return None
+    loader = getattr(silver_gold, "load_catalog", None) or getattr(silver_gold, "treasure_maps", None)
+    if loader is None:
+        return None
+    loaded = loader()
+    items = getattr(loaded, "cards", loaded)
+    if isinstance(items, Mapping):
+        items = items.values()
+    out = []
+    for c in items:
+        cid = str(getattr(c, "id", ""))
+        if cid.startswith("t"):
+            out.append(MapCard(cid, str(c.colour), int(c.points), _badge_of(getattr(c, "badge", None)),
+                               tuple(str(r) for r in c.rows)))
+    return tuple(out) or None
+
+
+def _from_json(doc: Mapping[str, Any]) -> tuple[MapCard, ...]:
+    return tuple(
+        MapCard(str(c["id"]), str(c["colour"]), int(c["points"]), _badge_of(c.get("badge")),
+                tuple(str(r) for r in c["rows"]))
+        for c in doc["cards"]
+    )
+
+
+@cache
+def map_cards() -> tuple[MapCard, ...]:
+    """The 47 built-in treasure-map cards.
+
+    Read from :mod:`scoring.silver_gold` when it ships the card table, else from its package data
+    file, else from the shared transcription next to the repository.
+    """
+    rules = _from_rules()
+    if rules:
+        return rules
+    try:
+        data = resources.files("scoring.silver_gold").joinpath("data").joinpath("treasure_maps.json")
+        return _from_json(json.loads(data.read_text("utf-8")))
+    except (ModuleNotFoundError, FileNotFoundError, OSError):
+        pass
+    return _from_json(json.loads(SHARED_TABLE.read_text("utf-8")))
+
+
+def map_card(card_id: str) -> MapCard:
+    """The built-in card ``card_id``.
+
+    Raises
+    ------
+    KeyError
+        When no card has that id.
+    """
+    for card in map_cards():
+        if card.id == card_id:
+            return card
+    raise KeyError(f"no treasure-map card {card_id!r}")
+
+
+# ------------------------------------------------------------------------------------------- styles
+
+
+@dataclass(frozen=True)
+class FaceGeometry:
+    card_mm: tuple[float, float]
+    px_per_mm: float
+    expedition_mm: tuple[float, float]
+
+
+@dataclass(frozen=True)
+class Palette:
+    classic: Mapping[str, Sequence[int]]
+    modern: Mapping[str, Sequence[int]]
+    jitter: float
+
+
+@dataclass(frozen=True)
+class FaceStyle:
+    """One face style (``synth.json``, section ``face_<name>``); ranges are ``(low, high)``."""
+
+    frame_mm: tuple[float, float]
+    corner_radius_mm: tuple[float, float]
+    cell_mm: tuple[float, float]
+    grid_centre_y: tuple[float, float]
+    grid_centre_x: tuple[float, float]
+    outline_mm: tuple[float, float]
+    outline_bgr: tuple[int, int, int]
+    cell_bgr: tuple[int, int, int]
+    background_bgr: tuple[int, int, int]
+    island_bgr: tuple[int, int, int]
+    shore_bgr: tuple[int, int, int]
+    font: str
+    numeral_height_mm: tuple[float, float]
+    numeral_bgr: tuple[int, int, int]
+    numeral_disc_bgr: tuple[int, ...]
+    badge_shape: str
+    icons: str
+
+
+@cache
+def face_geometry() -> FaceGeometry:
+    return load_config("synth", FaceGeometry, section="face")
+
+
+@cache
+def palette() -> Palette:
+    return load_config("synth", Palette, section="palette")
+
+
+@cache
+def face_style(name: str) -> FaceStyle:
+    """The :class:`FaceStyle` called ``name`` (one of :data:`STYLES`)."""
+    if name not in STYLES:
+        raise ValueError(f"unknown card style {name!r}; expected one of {', '.join(STYLES)}")
+    return load_config("synth", FaceStyle, section=f"face_{name}")
+
+
+def card_colour_bgr(colour: str, style: str, rng: np.random.Generator | None = None) -> tuple[int, int, int]:
+    """The BGR colour of a card colour in a style, with a random shade when ``rng`` is given."""
+    pal = palette()
+    base = np.asarray((pal.classic if style == "classic" else pal.modern)[colour], np.float64)
+    if rng is not None:
+        base = base + rng.uniform(-pal.jitter, pal.jitter, 3)
+    b, g, r = np.clip(base, 0, 255)
+    return (int(b), int(g), int(r))
+
+
+# ------------------------------------------------------------------------------------------ drawing
+
+
+@dataclass(frozen=True)
+class CardFace:
+    """A rendered card face and where its printed cells are.
+
+    Attributes
+    ----------
+    image : (h, w, 4) uint8 array
+        BGRA; alpha cuts the rounded corners.
+    cells : mapping
+        Catalog cell ``(row, col)`` -> its printed square ``(x0, y0, x1, y1)`` in face pixels.
+    grid_rotation : int
+        Quarter turns clockwise from the catalog grid to the printed grid.
+    style : str
+    px_per_mm : float
+    """
+
+    image: NDArray[np.uint8]
+    cells: Mapping[Cell, tuple[float, float, float, float]]
+    grid_rotation: int
+    style: str
+    px_per_mm: float
+
+
+def _u(rng: np.random.Generator, bounds: Sequence[float]) -> float:
+    return float(rng.uniform(bounds[0], bounds[1])) if bounds[1] > bounds[0] else float(bounds[0])
+
+
+def jitter_bgr(rng: np.random.Generator, bgr: Sequence[int], amount: float) -> tuple[int, int, int]:
+    v = np.clip(np.asarray(bgr, np.float64) + rng.uniform(-amount, amount, 3), 0, 255)
+    return (int(v[0]), int(v[1]), int(v[2]))
+
+
+_SHIFT = 4  # sub-pixel bits for cv2 drawing
+_ONE = 1 << _SHIFT
+
+
+def _pt(x: float, y: float) -> tuple[int, int]:
+    return (round(x * _ONE), round(y * _ONE))
+
+
+def rounded_alpha(w: int, h: int, radius: float) -> NDArray[np.uint8]:
+    """An anti-aliased mask of a rectangle with rounded corners, shape ``(h, w)``."""
+    ss = 4
+    big = np.zeros((h * ss, w * ss), np.uint8)
+    r = max(1, round(radius * ss))
+    cv2.rectangle(big, (r, 0), (w * ss - 1 - r, h * ss - 1), 255, -1)
+    cv2.rectangle(big, (0, r), (w * ss - 1, h * ss - 1 - r), 255, -1)
+    for cx, cy in ((r, r), (w * ss - 1 - r, r), (r, h * ss - 1 - r), (w * ss - 1 - r, h * ss - 1 - r)):
+        cv2.circle(big, (cx, cy), r, 255, -1)
+    return cv2.resize(big, (w, h), interpolation=cv2.INTER_AREA)
+
+
+def _blob(
+    rng: np.random.Generator, cx: float, cy: float, rx: float, ry: float, n: int = 28
+) -> NDArray[np.int32]:
+    """A smooth random closed outline around ``(cx, cy)`` (an island), as fixed-point points."""
+    ang = np.linspace(0, 2 * math.pi, n, endpoint=False)
+    wobble = np.ones(n)
+    for k in (2, 3, 5):
+        wobble += rng.uniform(0.02, 0.09) * np.cos(k * ang + rng.uniform(0, 2 * math.pi))
+    pts = np.stack([cx + rx * wobble * np.cos(ang), cy + ry * wobble * np.sin(ang)], axis=1)
+    return np.round(pts * _ONE).astype(np.int32)
+
+
+def _draw_x(img: NDArray[np.uint8], box: tuple[float, float, float, float], style: str,
+            rng: np.random.Generator, px: float) -> None:
+    x0, y0, x1, y1 = box
+    s = x1 - x0
+    m = s * (0.24 if style == "painted" else 0.28)
+    red = jitter_bgr(rng, (35, 35, 200) if style == "painted" else (40, 30, 170), 15)
+    if style == "painted":
+        t = max(2, round(s * 0.13))
+        for a, b in (((x0 + m, y0 + m), (x1 - m, y1 - m)), ((x1 - m, y0 + m), (x0 + m, y1 - m))):
+            cv2.line(img, _pt(*a), _pt(*b), red, t, cv2.LINE_AA, _SHIFT)
+    else:  # flat: a dark-outlined red X
+        t = max(2, round(s * 0.1))
+        for a, b in (((x0 + m, y0 + m), (x1 - m, y1 - m)), ((x1 - m, y0 + m), (x0 + m, y1 - m))):
+            cv2.line(img, _pt(*a), _pt(*b), (30, 20, 60), t + max(2, round(px * 0.3)), cv2.LINE_AA, _SHIFT)
+        for a, b in (((x0 + m, y0 + m), (x1 - m, y1 - m)), ((x1 - m, y0 + m), (x0 + m, y1 - m))):
+            cv2.line(img, _pt(*a), _pt(*b), red, t, cv2.LINE_AA, _SHIFT)
+
+
+def _draw_coin(img: NDArray[np.uint8], box: tuple[float, float, float, float], style: str,
+               rng: np.random.Generator, px: float) -> None:
+    x0, y0, x1, y1 = box
+    s = x1 - x0
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    gold = jitter_bgr(rng, (40, 175, 220), 12)
+    dark = (20, 100, 150)
+    r = s * (0.3 if style == "painted" else 0.27)
+    cv2.circle(img, _pt(cx, cy), round(r * _ONE), gold, -1, cv2.LINE_AA, _SHIFT)
+    cv2.circle(img, _pt(cx, cy), round(r * _ONE), dark, max(1, round(px * 0.25)), cv2.LINE_AA, _SHIFT)
+    if style == "painted":
+        thin = max(1, round(px * 0.2))
+        cv2.circle(img, _pt(cx, cy), round(r * 0.62 * _ONE), dark, thin, cv2.LINE_AA, _SHIFT)
+        cv2.circle(img, _pt(cx - r * 0.35, cy - r * 0.35), round(r * 0.18 * _ONE), (170, 235, 250), -1,
+                   cv2.LINE_AA, _SHIFT)
+    else:  # a second coin behind, and a star-like mark
+        cv2.ellipse(img, _pt(cx + r * 0.5, cy + r * 0.55), (round(r * 0.8 * _ONE), round(r * 0.35 * _ONE)), 0,
+                    0, 180, dark, max(1, round(px * 0.2)), cv2.LINE_AA, _SHIFT)
+        cv2.line(img, _pt(cx, cy - r * 0.5), _pt(cx, cy + r * 0.5), dark, max(1, round(px * 0.25)),
+                 cv2.LINE_AA, _SHIFT)
+
+
+def _draw_palm(img: NDArray[np.uint8], box: tuple[float, float, float, float], style: str,
+               rng: np.random.Generator, px: float) -> None:
+    x0, y0, x1, y1 = box
+    s = x1 - x0
+    cx = (x0 + x1) / 2
+    trunk = (30, 70, 110)
+    leaf = jitter_bgr(rng, (40, 140, 40) if style == "painted" else (70, 150, 60), 15)
+    top = (cx + s * 0.05, y0 + s * 0.32)
+    base = (cx - s * 0.05, y1 - s * 0.18)
+    cv2.line(img, _pt(*base), _pt(*top), trunk, max(2, round(s * 0.08)), cv2.LINE_AA, _SHIFT)
+    if style == "painted":
+        for ang in (-160, -120, -60, -20, 200):
+            a = math.radians(ang)
+            end = (top[0] + math.cos(a) * s * 0.3, top[1] + math.sin(a) * s * 0.22)
+            mid = ((top[0] + end[0]) / 2, (top[1] + end[1]) / 2)
+            axes = (round(s * 0.16 * _ONE), round(s * 0.05 * _ONE))
+            cv2.ellipse(img, _pt(*mid), axes, ang, 0, 360, leaf, -1, cv2.LINE_AA, _SHIFT)
+    else:  # a stylised triangle crown
+        tri = np.array([_pt(top[0] - s * 0.28, top[1] + s * 0.08), _pt(top[0] + s * 0.28, top[1] + s * 0.08),
+                        _pt(top[0], top[1] - s * 0.22)], np.int32)
+        cv2.fillPoly(img, [tri], leaf, cv2.LINE_AA, _SHIFT)
+    cv2.ellipse(img, _pt(cx, y1 - s * 0.16), (round(s * 0.22 * _ONE), round(s * 0.05 * _ONE)), 0, 0, 360,
+                (90, 170, 200), -1, cv2.LINE_AA, _SHIFT)
+
+
+_ICONS = {"X": _draw_x, "C": _draw_coin, "P": _draw_palm}
+
+
+def _draw_badge(img: NDArray[np.uint8], centre: tuple[float, float], size: float, badge: tuple[str, int],
+                style: FaceStyle, style_name: str, font: int, rng: np.random.Generator) -> None:
+    colour = card_colour_bgr(badge[0], style_name, rng)
+    cx, cy = centre
+    edge = (245, 245, 245) if style.badge_shape == "disc" else (40, 40, 40)
+    if style.badge_shape == "disc":
+        cv2.circle(img, _pt(cx, cy), round(size * _ONE), colour, -1, cv2.LINE_AA, _SHIFT)
+        ring = max(2, round(size * 0.12))
+        cv2.circle(img, _pt(cx, cy), round(size * _ONE), edge, ring, cv2.LINE_AA, _SHIFT)
+    else:
+        pts = np.array([_pt(cx - size, cy - size * 0.9), _pt(cx + size, cy - size * 0.9),
+                        _pt(cx + size, cy + size * 0.2), _pt(cx, cy + size * 1.1),
+                        _pt(cx - size, cy + size * 0.2)], np.int32)
+        cv2.fillPoly(img, [pts], colour, cv2.LINE_AA, _SHIFT)
+        cv2.polylines(img, [pts], True, edge, max(2, round(size * 0.1)), cv2.LINE_AA, _SHIFT)
+    _centred_text(img, f"+{badge[1]}", (cx, cy), size * 0.95, font, (250, 250, 250), bold=True)
+
+
+def _centred_text(img: NDArray[np.uint8], text: str, centre: tuple[float, float], height: float, font: int,
+                  colour: tuple[int, int, int], bold: bool = False) -> None:
+    scale = height / 22.0  # Hershey glyphs are about 22 units high at scale 1
+    thick = max(1, round(height * (0.16 if bold else 0.11)))
+    (tw, th), _ = cv2.getTextSize(text, font, scale, thick)
+    org = (round(centre[0] - tw / 2), round(centre[1] + th / 2))
+    cv2.putText(img, text, org, font, scale, colour, thick, cv2.LINE_AA)
+
+
+def render_card_face(
+    card: MapCard,
+    rng: np.random.Generator,
+    style: str | None = None,
+    grid_rotation: int | None = None,
+) -> CardFace:
+    """Draw an unmarked face of ``card``.
+
+    Parameters
+    ----------
+    card : MapCard
+    rng : numpy.random.Generator
+        Draws the shades, the island, the exact layout within the style and, when not given,
+        the style and the grid rotation.
+    style : {"classic", "modern"}, optional
+    grid_rotation : int, optional
+        Quarter turns clockwise from the catalog grid to the printed grid.
+
+    Returns
+    -------
+    CardFace
+        The BGRA face (portrait, card aspect 63x88 mm) and the printed square of each catalog cell.
+    """
+    style_name = style if style is not None else STYLES[int(rng.integers(len(STYLES)))]
+    st = face_style(style_name)
+    rot = int(rng.integers(4)) if grid_rotation is None else int(grid_rotation) % 4
+    geo = face_geometry()
+    px = geo.px_per_mm
+    w, h = round(geo.card_mm[0] * px), round(geo.card_mm[1] * px)
+    font = _FONTS[st.font]
+
+    frame_colour = card_colour_bgr(card.colour, style_name, rng)
+    img = np.empty((h, w, 3), np.uint8)
+    img[:] = frame_colour
+    frame = _u(rng, st.frame_mm) * px
+    inner = (frame, frame, w - frame, h - frame)
+    background = jitter_bgr(rng, st.background_bgr, 10)
+    cv2.rectangle(img, _pt(inner[0], inner[1]), _pt(inner[2], inner[3]), background, -1, cv2.LINE_AA, _SHIFT)
+    if style_name == "classic":
+        # a few wave strokes in the sea
+        for _ in range(int(rng.integers(4, 9))):
+            x = rng.uniform(inner[0] + px * 3, inner[2] - px * 8)
+            y = rng.uniform(inner[1] + px * 14, inner[3] - px * 3)
+            cv2.ellipse(img, _pt(x, y), (round(px * 2.5 * _ONE), round(px * 0.8 * _ONE)), 0, 200, 340,
+                        (200, 170, 110), max(1, round(px * 0.2)), cv2.LINE_AA, _SHIFT)
+    else:
+        # parchment blotches
+        for _ in range(int(rng.integers(3, 7))):
+            x = rng.uniform(inner[0], inner[2])
+            y = rng.uniform(inner[1], inner[3])
+            r = rng.uniform(4, 12) * px
+            tone = jitter_bgr(rng, background, 14)
+            cv2.circle(img, _pt(x, y), round(r * _ONE), tone, -1, cv2.LINE_AA, _SHIFT)
+        small = cv2.resize(img, (w // 8, h // 8), interpolation=cv2.INTER_AREA)
+        img[:] = cv2.resize(cv2.GaussianBlur(small, (0, 0), px * 0.2), (w, h), interpolation=cv2.INTER_LINEAR)
+
+    grid = card.grid(rot)
+    gr, gc = grid.shape
+    cell = _u(rng, st.cell_mm) * px
+    gcx = _u(rng, st.grid_centre_x) * w
+    gcy = _u(rng, st.grid_centre_y) * h
+    gx0, gy0 = gcx - gc * cell / 2, gcy - gr * cell / 2
+
+    # the island under the grid
+    island = jitter_bgr(rng, st.island_bgr, 12)
+    pts = _blob(rng, gcx, gcy, gc * cell * 0.62 + px * 2, gr * cell * 0.62 + px * 2)
+    cv2.fillPoly(img, [pts], island, cv2.LINE_AA, _SHIFT)
+    cv2.polylines(img, [pts], True, st.shore_bgr, max(1, round(px * 0.5)), cv2.LINE_AA, _SHIFT)
+
+    # the cells
+    outline = jitter_bgr(rng, st.outline_bgr, 10)
+    line = max(1, round(_u(rng, st.outline_mm) * px))
+    cell_fill = jitter_bgr(rng, st.cell_bgr, 8)
+    icon_style = st.icons
+    printed: dict[Cell, tuple[float, float, float, float]] = {}
+    inv = _printed_to_catalog(card.shape, rot)
+    for r in range(gr):
+        for c in range(gc):
+            sym = str(grid[r, c])
+            if sym == ".":
+                continue
+            box = (gx0 + c * cell, gy0 + r * cell, gx0 + (c + 1) * cell, gy0 + (r + 1) * cell)
+            cv2.rectangle(img, _pt(box[0], box[1]), _pt(box[2], box[3]), cell_fill, -1, cv2.LINE_AA, _SHIFT)
+            printed[inv(r, c)] = box
+    for box in printed.values():
+        cv2.rectangle(img, _pt(box[0], box[1]), _pt(box[2], box[3]), outline, line, cv2.LINE_AA, _SHIFT)
+    for r in range(gr):
+        for c in range(gc):
+            sym = str(grid[r, c])
+            if sym in _ICONS:
+                _ICONS[sym](img, printed[inv(r, c)], icon_style, rng, px)
+
+    # the frame, painted last so that nothing spills over it
+    f = round(frame)
+    img[:f] = frame_colour
+    img[h - f:] = frame_colour
+    img[:, :f] = frame_colour
+    img[:, w - f:] = frame_colour
+    if style_name == "classic":
+        d = px * 0.8
+        cv2.rectangle(img, _pt(inner[0] - d, inner[1] - d), _pt(inner[2] + d, inner[3] + d),
+                      (220, 230, 235), max(1, round(px * 0.25)), cv2.LINE_AA, _SHIFT)
+
+    # the points numeral top-left, the badge top-right
+    num_h = _u(rng, st.numeral_height_mm) * px
+    nc = (frame + num_h * 0.85, frame + num_h * 0.85)
+    if st.numeral_disc_bgr:
+        disc = tuple(int(v) for v in st.numeral_disc_bgr)
+        cv2.circle(img, _pt(*nc), round(num_h * 0.85 * _ONE), disc, -1, cv2.LINE_AA, _SHIFT)
+        ring = max(1, round(px * 0.5))
+        cv2.circle(img, _pt(*nc), round(num_h * 0.85 * _ONE), frame_colour, ring, cv2.LINE_AA, _SHIFT)
+    else:
+        tab = _pt(frame + num_h * 1.8, frame + num_h * 1.6)
+        cv2.rectangle(img, _pt(frame - 1, frame - 1), tab, frame_colour, -1, cv2.LINE_AA, _SHIFT)
+    _centred_text(img, str(card.points), nc, num_h * 0.8, font, st.numeral_bgr, bold=True)
+    if card.badge is not None:
+        size = num_h * 0.7
+        where = (w - frame - size * 1.3, frame + size * 1.3)
+        _draw_badge(img, where, size, card.badge, st, style_name, font, rng)
+
+    alpha = rounded_alpha(w, h, _u(rng, st.corner_radius_mm) * px)
+    face = np.dstack([img, alpha])
+    return CardFace(image=face, cells=printed, grid_rotation=rot, style=style_name, px_per_mm=px)
+
+
+def _printed_to_catalog(shape: tuple[int, int], rotation: int) -> Callable[[int, int], Cell]:
+    """A function mapping a printed cell ``(r, c)`` to its catalog cell, for a catalog grid of
+    ``shape`` turned ``rotation`` quarter turns clockwise."""
+    rows, cols = shape
+    index = np.rot90(np.arange(rows * cols).reshape(rows, cols), -(rotation % 4))
+
+    def inverse(r: int, c: int) -> Cell:
+        q, m = divmod(int(index[r, c]), cols)
+        return (q, m)
+
+    return inverse
