@@ -36,7 +36,7 @@ def test_truth_corners_start_at_the_numeral(angle: float, tilt: float, yaw: floa
         return float(np.abs(back[8:-8, 8:-8] - ref[8:-8, 8:-8]).mean())
 
     right = error([0, 1, 2, 3])
-    assert right < 12 and right < 0.3 * error([2, 3, 0, 1])
+    assert right < 20 and right < 0.4 * error([2, 3, 0, 1])
     # the card is where the truth says: inside is not the table colour, outside is
     centre = quad.mean(axis=0)
     for corner in quad:
