@@ -1,0 +1,139 @@
+"""Classify the 25 measured spots as ``W U G R K P Y .`` or ``?`` (unknown).
+
+Colours are compared in log space, where a colour cast and the brightness of the light are a
+shift. Each spot is first divided by the brightness of the board around it (uneven light and
+shadows), then:
+
+1. a spot whose surrounding board patches, or whose sectors, disagree is covered by something
+   (a hand) and is unknown;
+2. a spot that looks like the board around it, with no emblem texture, is empty;
+3. the light's cast and brightness are found as the shift that best explains all remaining spots
+   with the token model (the seven kinds constrain each other: white and pearl are told apart by
+   the blue, green, red and gold tokens on the same board); with an enrolled model the shift is
+   held near zero;
+4. each spot takes the nearest kind; one too far from every kind is unknown.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.board.config import BoardConfig
+from vision.board.learn import TokenModel
+from vision.board.spots import SpotSamples, chroma, spot_features
+
+_U1 = np.array([1.0, -1.0, 0.0]) / np.sqrt(2.0)
+_U2 = np.array([1.0, 1.0, -2.0]) / np.sqrt(6.0)
+
+
+@dataclass(frozen=True)
+class Classification:
+    """Per-spot letters (5 strings, ``?`` unknown), confidences ``(5, 5)`` in ``[0, 1]`` and the
+    estimated light shift (log BGR gains, ``(3,)``)."""
+
+    cells: tuple[str, ...]
+    confidence: NDArray[np.float64]
+    shift: NDArray[np.float64]
+
+
+def _distances(x: NDArray[np.float64], means: NDArray[np.float64], shift: NDArray[np.float64],
+               w: float) -> NDArray[np.float64]:
+    """(N, 3) features, (K, 3) kind means, (..., 3) shifts -> (..., N, K) distances."""
+    diff = x[:, None, :] - means[None, :, :]  # (N, K, 3)
+    diff = diff - shift[..., None, None, :]
+    ch = chroma(diff)
+    return np.sqrt((ch ** 2).sum(-1) + (w * diff.mean(-1)) ** 2)
+
+
+def _estimate_shift(x: NDArray[np.float64], means: NDArray[np.float64], cfg: BoardConfig,
+                    prior: float, span: float) -> NDArray[np.float64]:
+    """Find the log-gain shift (3,) that best explains the token spots ``x`` (N, 3)."""
+    tau = cfg.reject_distance
+    ch_x = chroma(x)
+    ch_m = chroma(means)
+    best = np.zeros(3)
+    for step, reach in ((span / 10.0, span), (span / 50.0, span / 10.0)):
+        a = np.arange(-reach, reach + 1e-9, step)
+        ga, gb = np.meshgrid(a, a)
+        cands = (best + ga.ravel()[:, None] * _U1 + gb.ravel()[:, None] * _U2)  # (C, 3), zero-mean
+        diff = ch_x[None, :, None, :] - ch_m[None, None, :, :] - cands[:, None, None, :]
+        d2 = (diff ** 2).sum(-1).min(-1)  # (C, N)
+        cost = np.minimum(d2, tau * tau).sum(-1) + prior * (cands ** 2).sum(-1) * len(x)
+        best = cands[int(np.argmin(cost))]
+    # brightness: chromatic shift fixed, search the luma offset
+    w = cfg.luma_weight
+    betas = np.arange(-2.0, 1.0, 0.025)
+    shifts = best[None, :] + betas[:, None]
+    d = _distances(x, means, shifts, w).min(-1)  # (B, N)
+    cost = np.minimum(d, tau).sum(-1)
+    out = shifts[int(np.argmin(cost))]
+    # refine on the assigned spots
+    for _ in range(cfg.cast_iterations):
+        k = _distances(x, means, out, w).argmin(-1)
+        res = x - means[k] - out
+        keep = np.sqrt((chroma(res) ** 2).sum(-1)) < tau
+        if keep.sum() < 3:
+            break
+        upd = np.median(res[keep], axis=0)
+        out = out + upd / (1.0 + prior)
+    return out
+
+
+def classify(samples: SpotSamples, model: TokenModel, cfg: BoardConfig) -> Classification:
+    """Classify the spots of one board.
+
+    Parameters
+    ----------
+    samples : SpotSamples
+    model : TokenModel
+        Default colours or an enrolled model (``calibrated``: learned under this light).
+    cfg : BoardConfig
+
+    Returns
+    -------
+    Classification
+    """
+    f = spot_features(samples, cfg)
+    x, e = f["x"].reshape(25, 3), f["e"].reshape(25, 3)
+    bg_dev, sector_dev = f["bg_dev"].reshape(25, 4), f["sector_dev"].reshape(25)
+    texture = samples.texture.reshape(25)
+    w = cfg.luma_weight
+    letters = np.array(["?"] * 25, dtype="<U1")
+    conf = np.zeros(25)
+    covered = ((bg_dev > cfg.background_shift_max).sum(-1) >= 2) | (sector_dev > cfg.sector_spread_max)
+    if model.empty is not None:
+        de = e - np.asarray(model.empty)
+        d_empty = np.sqrt((chroma(de) ** 2).sum(-1) + (w * de.mean(-1)) ** 2)
+        empty = d_empty < cfg.empty_distance + 2 * model.empty_spread
+    else:
+        d_empty = np.sqrt((chroma(e) ** 2).sum(-1) + (w * e.mean(-1)) ** 2)
+        empty = (d_empty < cfg.empty_distance) & (texture < cfg.empty_texture_max)
+    empty &= ~covered
+    letters[empty] = "."
+    conf[empty] = 1.0 - np.clip(d_empty[empty] / (2 * cfg.empty_distance), 0, 1) * 0.5
+    tokens = ~covered & ~empty
+    means = np.asarray(model.means, np.float64)
+    spreads = np.asarray(model.spreads, np.float64)
+    shift = np.zeros(3)
+    if tokens.sum() >= 1:
+        if model.calibrated:
+            shift = _estimate_shift(x[tokens], means, cfg, cfg.cast_prior_weight * 20.0, 0.3)
+        else:
+            shift = _estimate_shift(x[tokens], means, cfg, cfg.cast_prior_weight, 1.2)
+        d = _distances(x[tokens], means, shift, w)  # (N, K)
+        order = np.argsort(d, axis=1)
+        best, second = order[:, 0], order[:, 1]
+        d1 = d[np.arange(len(d)), best]
+        d2 = d[np.arange(len(d)), second]
+        limit = cfg.reject_distance + 2 * spreads[best]
+        kinds = np.array(list(model.kinds))[best]
+        kinds[d1 > limit] = "?"
+        letters[tokens] = kinds
+        c = (1.0 - np.exp(-(d2 - d1) / cfg.confidence_scale)) * np.clip(1.0 - d1 / limit, 0, 1)
+        c[d1 > limit] = 0.0
+        conf[tokens] = c
+    cells = tuple("".join(letters[r * 5:(r + 1) * 5]) for r in range(5))
+    return Classification(cells=cells, confidence=conf.reshape(5, 5), shift=shift)

@@ -1,0 +1,73 @@
+"""Tunable numbers of the board reader, read from ``vision/data/config/board.json``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from vision.config import load_config
+
+
+@dataclass(frozen=True)
+class BoardConfig:
+    """Thresholds and sizes of :func:`vision.board.read`; see ``board.json`` for the defaults.
+
+    Distances (``*_distance``, ``*_shift_max``) are in natural-log colour units: 0.1 is about a
+    10 % change of one channel.
+    """
+
+    detect_side: int
+    canny_low: int
+    canny_high: int
+    edge_sensitivity: tuple[float, ...]
+    close_px: int
+    min_area_frac: float
+    max_area_frac: float
+    approx_eps_frac: float
+    line_angle_deg: float
+    line_dist_frac: float
+    max_line_groups: int
+    min_side_support: float
+    max_side_ratio: float
+    min_corner_angle_deg: float
+    rect_size: int
+    refine_window: int
+    margin_min: float
+    margin_max: float
+    margin_step: float
+    offset_frac: tuple[float, ...]
+    radius_fracs: tuple[float, ...]
+    ring_samples: int
+    min_grid_score: float
+    inner_frac: float
+    texture_blur: float
+    corner_patch_frac: float
+    sector_count: int
+    eps: float
+    luma_weight: float
+    reject_distance: float
+    sector_spread_max: float
+    background_shift_max: float
+    background_luma_shift_max: float
+    empty_distance: float
+    empty_texture_max: float
+    cast_iterations: int
+    cast_prior_weight: float
+    confidence_scale: float
+
+
+@dataclass(frozen=True)
+class LearnConfig:
+    """Settings of :func:`vision.board.learn_tokens`."""
+
+    min_spots: int
+    spread_floor: float
+
+
+def default_config() -> BoardConfig:
+    """The reader configuration from ``board.json``."""
+    return load_config("board", BoardConfig, section="reader")
+
+
+def default_learn_config() -> LearnConfig:
+    """The token-learning configuration from ``board.json``."""
+    return load_config("board", LearnConfig, section="learn")

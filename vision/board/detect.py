@@ -1,0 +1,238 @@
+"""Find the square token board in a photo and rectify it.
+
+Nothing here depends on the board's artwork: candidates are quadrilaterals bounded by long
+straight edges (a hand or arm over one side leaves the other pieces of that side collinear), and
+the caller keeps the candidate on which a 5x5 spot lattice fits best.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.board.config import BoardConfig
+
+
+@dataclass(frozen=True)
+class _Line:
+    point: NDArray[np.float64]  # a point on the line, (2,)
+    direction: NDArray[np.float64]  # unit vector, (2,)
+    length: float  # total length of the edge pieces on it
+    middle: NDArray[np.float64]  # length-weighted middle of the pieces, (2,)
+
+
+def order_corners(quad: NDArray[np.float64]) -> NDArray[np.float64]:
+    """Order 4 image points clockwise (on screen) from the one nearest the top-left direction.
+
+    This is the "grid as seen" convention: row 0 of a reading runs from corner 0 to corner 1.
+
+    Parameters
+    ----------
+    quad : (4, 2) float array of ``(x, y)`` points of a convex quadrilateral, any order
+
+    Returns
+    -------
+    (4, 2) float64 array
+    """
+    q = np.asarray(quad, np.float64).reshape(4, 2)
+    centre = q.mean(axis=0)
+    ang = np.arctan2(q[:, 1] - centre[1], q[:, 0] - centre[0])
+    q = q[np.argsort(ang)]
+    d = q - q.mean(axis=0)
+    a = np.degrees(np.arctan2(d[:, 1], d[:, 0]))
+    start = int(np.argmin(np.abs((a + 135.0 + 180.0) % 360.0 - 180.0)))
+    return np.roll(q, -start, axis=0)
+
+
+def _edges(small: NDArray[np.uint8], cfg: BoardConfig, sensitivity: float = 1.0) -> NDArray[np.uint8]:
+    blur = cv2.GaussianBlur(small, (5, 5), 0)
+    lab = cv2.cvtColor(blur, cv2.COLOR_BGR2LAB)
+    light = lab[:, :, 0]
+    top = float(np.percentile(light, 99))
+    if top > 1:
+        # a dim photo has weaker edges: stretch the lightness so thresholds mean the same
+        light = cv2.convertScaleAbs(light, alpha=min(4.0, 255.0 / top))
+    lo, hi = cfg.canny_low * sensitivity, cfg.canny_high * sensitivity
+    edges = cv2.Canny(light, lo, hi)
+    for ch in (1, 2):
+        edges |= cv2.Canny(lab[:, :, ch], lo / 2, hi / 2)
+    if cfg.close_px > 1:
+        k = cv2.getStructuringElement(cv2.MORPH_RECT, (cfg.close_px, cfg.close_px))
+        edges = cv2.morphologyEx(edges, cv2.MORPH_CLOSE, k)
+    return edges
+
+
+def _line_groups(contour: NDArray[np.int32], cfg: BoardConfig, scale: float) -> list[_Line]:
+    peri = cv2.arcLength(contour, True)
+    poly = cv2.approxPolyDP(contour, max(1.0, cfg.approx_eps_frac * peri), True).reshape(-1, 2)
+    poly = poly.astype(np.float64)
+    if len(poly) < 4:
+        return []
+    segs = [(poly[i], poly[(i + 1) % len(poly)]) for i in range(len(poly))]
+    segs.sort(key=lambda s: -float(np.linalg.norm(s[1] - s[0])))
+    max_ang = math.radians(cfg.line_angle_deg)
+    max_dist = cfg.line_dist_frac * scale
+    groups: list[list[tuple[NDArray[np.float64], NDArray[np.float64], float]]] = []
+    heads: list[tuple[NDArray[np.float64], NDArray[np.float64]]] = []
+    for a, b in segs:
+        length = float(np.linalg.norm(b - a))
+        if length < 0.05 * scale:
+            break
+        d = (b - a) / length
+        mid = (a + b) / 2
+        for g, (p0, d0) in zip(groups, heads, strict=True):
+            cross = abs(d[0] * d0[1] - d[1] * d0[0])
+            off = mid - p0
+            dist = abs(off[0] * d0[1] - off[1] * d0[0])
+            if cross < math.sin(max_ang) and dist < max_dist:
+                g.append((a, b, length))
+                break
+        else:
+            groups.append([(a, b, length)])
+            heads.append((mid, d))
+    lines: list[_Line] = []
+    for g in groups:
+        pts = np.vstack([np.vstack([a, b]) for a, b, _ in g])
+        w = np.repeat([ln for _, _, ln in g], 2)
+        mean = (pts * w[:, None]).sum(0) / w.sum()
+        cov = np.cov((pts - mean).T, aweights=w)
+        vals, vecs = np.linalg.eigh(cov)
+        direction = vecs[:, int(np.argmax(vals))]
+        total = float(sum(ln for _, _, ln in g))
+        lines.append(_Line(mean, direction, total, mean))
+    lines.sort(key=lambda ln: -ln.length)
+    return lines[: cfg.max_line_groups]
+
+
+def _intersect(a: _Line, b: _Line) -> NDArray[np.float64] | None:
+    m = np.column_stack([a.direction, -b.direction])
+    if abs(np.linalg.det(m)) < 1e-6:
+        return None
+    t = np.linalg.solve(m, b.point - a.point)
+    return a.point + t[0] * a.direction
+
+
+def _quad_from_lines(lines: tuple[_Line, ...], centre: NDArray[np.float64],
+                     cfg: BoardConfig) -> tuple[NDArray[np.float64], float] | None:
+    ang = [math.atan2(ln.middle[1] - centre[1], ln.middle[0] - centre[0]) for ln in lines]
+    order = [lines[i] for i in np.argsort(ang)]
+    corners = []
+    for i in range(4):
+        p = _intersect(order[i], order[(i + 1) % 4])
+        if p is None:
+            return None
+        corners.append(p)
+    quad = np.array(corners)
+    if not cv2.isContourConvex(quad.astype(np.float32).reshape(-1, 1, 2)):
+        return None
+    sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
+    if sides.min() <= 1 or sides.max() / sides.min() > cfg.max_side_ratio:
+        return None
+    for i in range(4):
+        u = quad[i - 1] - quad[i]
+        v = quad[(i + 1) % 4] - quad[i]
+        cosang = float(u @ v / (np.linalg.norm(u) * np.linalg.norm(v)))
+        if math.degrees(math.acos(np.clip(cosang, -1, 1))) < cfg.min_corner_angle_deg:
+            return None
+    # each side (between corners i and i+1) lies on line order[(i+1) % 4]
+    support = [min(1.0, order[(i + 1) % 4].length / sides[i]) for i in range(4)]
+    if min(support) < cfg.min_side_support:
+        return None
+    return quad, float(np.mean(support))
+
+
+def find_candidates(image: NDArray[np.uint8], cfg: BoardConfig,
+                    sensitivity: float = 1.0) -> list[NDArray[np.float64]]:
+    """Quadrilaterals that may be the board, largest first.
+
+    Parameters
+    ----------
+    image : (H, W, 3) uint8 BGR array
+    cfg : BoardConfig
+    sensitivity : float
+        Multiplies the edge thresholds (below 1 finds fainter edges).
+
+    Returns
+    -------
+    list of (4, 2) float64 arrays
+        Corners in ``image`` pixels, ordered by :func:`order_corners`.
+    """
+    h, w = image.shape[:2]
+    scale = min(1.0, cfg.detect_side / max(h, w))
+    small = image if scale == 1.0 else cv2.resize(image, (round(w * scale), round(h * scale)),
+                                                   interpolation=cv2.INTER_AREA)
+    sh, sw = small.shape[:2]
+    edges = _edges(small, cfg, sensitivity)
+    contours, _ = cv2.findContours(edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
+    area_img = float(sh * sw)
+    found: list[tuple[float, NDArray[np.float64]]] = []
+    for cnt in contours:
+        _, _, bw, bh = cv2.boundingRect(cnt)
+        if bw * bh < cfg.min_area_frac * area_img:
+            continue
+        size = math.sqrt(bw * bh)
+        lines = _line_groups(cnt, cfg, size)
+        if len(lines) < 4:
+            continue
+        centre = cnt.reshape(-1, 2).mean(axis=0).astype(np.float64)
+        best: tuple[float, NDArray[np.float64]] | None = None
+        for combo in itertools.combinations(lines, 4):
+            got = _quad_from_lines(combo, centre, cfg)
+            if got is None:
+                continue
+            quad, support = got
+            area = float(cv2.contourArea(quad.astype(np.float32)))
+            if not cfg.min_area_frac * area_img <= area <= cfg.max_area_frac * area_img:
+                continue
+            if best is None or area * support > best[0]:
+                best = (area * support, quad)
+        if best is not None:
+            found.append(best)
+    found.sort(key=lambda t: -t[0])
+    out: list[NDArray[np.float64]] = []
+    for _, quad in found:
+        q = order_corners(quad / scale)
+        if all(np.abs(q - o).max() > 0.02 * max(h, w) for o in out):
+            out.append(q)
+    return out
+
+
+def rectify(image: NDArray[np.uint8], corners: NDArray[np.float64],
+            size: int) -> tuple[NDArray[np.uint8], NDArray[np.float64]]:
+    """Warp the board to a ``size`` x ``size`` square.
+
+    Parameters
+    ----------
+    image : (H, W, 3) uint8 BGR array
+    corners : (4, 2) float array, image pixels, ordered TL, TR, BR, BL
+    size : side of the output square in pixels
+
+    Returns
+    -------
+    rect : (size, size, 3) uint8 array
+    homography : (3, 3) float64 array mapping image pixels to ``rect`` pixels
+    """
+    dst = np.array([[0, 0], [size, 0], [size, size], [0, size]], np.float32)
+    hom = cv2.getPerspectiveTransform(np.asarray(corners, np.float32), dst).astype(np.float64)
+    side = float(np.max(np.linalg.norm(corners - np.roll(corners, -1, axis=0), axis=1)))
+    src = image
+    if side > 1.6 * size:
+        # pre-blur a much larger board so the warp does not alias
+        sigma = 0.4 * side / size
+        x0, y0 = np.floor(corners.min(axis=0)).astype(int) - 4
+        x1, y1 = np.ceil(corners.max(axis=0)).astype(int) + 4
+        x0, y0 = max(0, x0), max(0, y0)
+        x1, y1 = min(image.shape[1], x1), min(image.shape[0], y1)
+        crop = cv2.GaussianBlur(image[y0:y1, x0:x1], (0, 0), sigma)
+        shift = np.array([[1, 0, x0], [0, 1, y0], [0, 0, 1]], np.float64)
+        rect = cv2.warpPerspective(crop, hom @ shift, (size, size), flags=cv2.INTER_LINEAR,
+                                   borderMode=cv2.BORDER_REPLICATE)
+        return rect, hom
+    rect = cv2.warpPerspective(src, hom, (size, size), flags=cv2.INTER_LINEAR,
+                               borderMode=cv2.BORDER_REPLICATE)
+    return rect, hom

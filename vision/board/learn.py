@@ -1,0 +1,213 @@
+"""Token appearance: the default model and enrolment from a photo of a known arrangement."""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.errors import VisionError
+
+KINDS = "WUGRKPY"
+LETTERS = KINDS + "."
+
+
+class TokenModelError(VisionError):
+    """A token model or enrolment layout that cannot be used; the message names the field."""
+
+
+@dataclass(frozen=True)
+class TokenModel:
+    """What each token kind looks like, as light-normalised log BGR colours.
+
+    ``means[i]`` is the mean feature of kind ``kinds[i]`` (natural log of BGR in 0..1 over the
+    local board brightness) and ``spreads[i]`` its spread. ``calibrated`` models were learned
+    under the table's own light (after the profile's colour correction), so the reader does not
+    search for a colour cast. ``empty`` is the mean log colour of an empty spot relative to the
+    board around it, when enrolled.
+    """
+
+    kinds: tuple[str, ...]
+    means: tuple[tuple[float, float, float], ...]
+    spreads: tuple[float, ...]
+    calibrated: bool = False
+    empty: tuple[float, float, float] | None = None
+    empty_spread: float = 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready dict; :meth:`from_json` reads it back."""
+        return {
+            "kinds": "".join(self.kinds),
+            "means": [[round(float(v), 5) for v in m] for m in self.means],
+            "spreads": [round(float(s), 5) for s in self.spreads],
+            "calibrated": bool(self.calibrated),
+            "empty": None if self.empty is None else [round(float(v), 5) for v in self.empty],
+            "empty_spread": round(float(self.empty_spread), 5),
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> TokenModel:
+        """Build a model from :meth:`to_json` output.
+
+        Raises
+        ------
+        TokenModelError
+            Naming the bad field.
+        """
+        if not isinstance(data, Mapping):
+            raise TokenModelError("token_model: expected an object")
+        kinds = data.get("kinds")
+        if (not isinstance(kinds, str) or not kinds or set(kinds) - set(KINDS)
+                or len(set(kinds)) != len(kinds)):
+            raise TokenModelError(f"token_model.kinds: expected distinct letters from {KINDS}, got {kinds!r}")
+        means = _vectors(data.get("means"), len(kinds), "token_model.means")
+        spreads = data.get("spreads")
+        if (not isinstance(spreads, list) or len(spreads) != len(kinds)
+                or not all(_finite(s) and s >= 0 for s in spreads)):
+            raise TokenModelError(f"token_model.spreads: expected {len(kinds)} non-negative numbers")
+        empty = data.get("empty")
+        empty_vec = None if empty is None else _vectors([empty], 1, "token_model.empty")[0]
+        empty_spread = data.get("empty_spread", 0.0)
+        if not _finite(empty_spread) or empty_spread < 0:
+            raise TokenModelError("token_model.empty_spread: expected a non-negative number")
+        calibrated = data.get("calibrated", False)
+        if not isinstance(calibrated, bool):
+            raise TokenModelError("token_model.calibrated: expected true or false")
+        return cls(tuple(kinds), means, tuple(float(s) for s in spreads), calibrated, empty_vec,
+                   float(empty_spread))
+
+
+def _finite(v: Any) -> bool:
+    return isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v)
+
+
+def _vectors(value: Any, n: int, name: str) -> tuple[tuple[float, float, float], ...]:
+    if not isinstance(value, list) or len(value) != n:
+        raise TokenModelError(f"{name}: expected {n} lists of 3 numbers")
+    out = []
+    for i, v in enumerate(value):
+        if not isinstance(v, list) or len(v) != 3 or not all(_finite(x) for x in v):
+            raise TokenModelError(f"{name}[{i}]: expected 3 numbers")
+        out.append((float(v[0]), float(v[1]), float(v[2])))
+    return tuple(out)
+
+
+@cache
+def _default_colours() -> dict[str, tuple[float, float, float]]:
+    text = resources.files("vision").joinpath("data", "config", "board.json").read_text("utf-8")
+    tokens = json.loads(text)["tokens"]
+    return {k: tuple(float(v) for v in tokens[k]) for k in KINDS}  # type: ignore[misc]
+
+
+def default_model(eps: float = 0.02) -> TokenModel:
+    """The token model from the default colours in ``board.json`` (not calibrated)."""
+    cols = _default_colours()
+    means = tuple(tuple(float(np.log(c + eps)) for c in cols[k]) for k in KINDS)
+    return TokenModel(tuple(KINDS), means, tuple(0.0 for _ in KINDS), calibrated=False)  # type: ignore[arg-type]
+
+
+def default_layout() -> tuple[str, ...]:
+    """An enrolment arrangement using all seven kinds (and empty spots), 5 strings of 5 letters."""
+    return ("WUGRK", "PY.WU", "GRKPY", "UG.RK", "WUGRY")
+
+
+def check_layout(layout: Sequence[str], name: str = "layout") -> tuple[str, ...]:
+    """Validate 5 strings of 5 letters from ``WUGRKPY.``.
+
+    Raises
+    ------
+    TokenModelError
+        Naming the bad row.
+    """
+    if isinstance(layout, str) or len(layout) != 5:
+        raise TokenModelError(f"{name}: expected 5 rows of 5 letters")
+    rows = []
+    for i, row in enumerate(layout):
+        if not isinstance(row, str) or len(row) != 5 or set(row.upper()) - set(LETTERS):
+            raise TokenModelError(f"{name}[{i}]: expected 5 letters from {LETTERS}, got {row!r}")
+        rows.append(row.upper())
+    return tuple(rows)
+
+
+def model_from_features(layout: Sequence[str], x: NDArray[np.float64], e: NDArray[np.float64],
+                        spread_floor: float, min_spots: int) -> TokenModel:
+    """Average the features of each kind over the spots of a known arrangement.
+
+    Parameters
+    ----------
+    layout : 5 strings of 5 letters
+    x : (5, 5, 3) float64 light-normalised log colours of the spots
+    e : (5, 5, 3) float64 log colours of the spots relative to the board around them
+    spread_floor : smallest spread stored
+    min_spots : spots a kind needs to be learned
+
+    Raises
+    ------
+    TokenModelError
+        When the arrangement lacks a kind.
+    """
+    rows = check_layout(layout)
+    means, spreads = [], []
+    for k in KINDS:
+        sel = np.array([[rows[r][c] == k for c in range(5)] for r in range(5)])
+        if sel.sum() < min_spots:
+            raise TokenModelError(f"layout: needs at least {min_spots} {k} token(s) to learn them")
+        v = x[sel]
+        m = np.median(v, axis=0)
+        means.append(tuple(float(a) for a in m))
+        spread = float(np.sqrt(((v - m) ** 2).sum(-1)).max()) if len(v) > 1 else 0.0
+        spreads.append(max(spread_floor, spread))
+    empty = None
+    empty_spread = 0.0
+    sel = np.array([[rows[r][c] == "." for c in range(5)] for r in range(5)])
+    if sel.any():
+        v = e[sel]
+        m = np.median(v, axis=0)
+        empty = (float(m[0]), float(m[1]), float(m[2]))
+        empty_spread = max(spread_floor, float(np.sqrt(((v - m) ** 2).sum(-1)).max()) if len(v) > 1 else 0.0)
+    return TokenModel(tuple(KINDS), tuple(means), tuple(spreads), calibrated=True,  # type: ignore[arg-type]
+                      empty=empty, empty_spread=empty_spread)
+
+
+def learn_tokens(image: NDArray[np.uint8], layout: Sequence[str], config: Any | None = None) -> TokenModel:
+    """Learn each token kind's appearance under this light from a photo of a known arrangement.
+
+    Parameters
+    ----------
+    image : (H, W, 3) uint8 BGR array
+        The board with tokens placed as ``layout`` (prepared by the profile's colour correction
+        when the model is to be used with that profile).
+    layout : 5 strings of 5 letters from ``WUGRKPY.``, in the grid as seen (row 0 runs from the
+        board corner nearest the image's top-left); see :func:`default_layout`.
+    config : vision.board.config.BoardConfig, optional
+
+    Returns
+    -------
+    TokenModel
+        ``calibrated`` is true.
+
+    Raises
+    ------
+    TokenModelError
+        For a bad layout, a layout lacking a kind, or no board in the photo.
+    """
+    from vision.board.config import default_config, default_learn_config
+    from vision.board.read import locate
+    from vision.board.spots import sample_spots, spot_features
+
+    rows = check_layout(layout)
+    cfg = config or default_config()
+    lcfg = default_learn_config()
+    found = locate(image, cfg)
+    if found is None:
+        raise TokenModelError("image: no token board found")
+    samples = sample_spots(found.rect, found.grid, cfg)
+    f = spot_features(samples, cfg)
+    return model_from_features(rows, f["x"], f["e"], lcfg.spread_floor, lcfg.min_spots)

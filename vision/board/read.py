@@ -1,0 +1,119 @@
+"""The board reader: find, rectify, fit the spot lattice, measure, classify."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.board.classify import classify
+from vision.board.config import BoardConfig, default_config
+from vision.board.detect import find_candidates, rectify
+from vision.board.learn import TokenModel, default_model
+from vision.board.spots import Grid, fit_grid, sample_spots
+from vision.errors import ImageError
+from vision.profile import ProfileLike
+from vision.types import BoardReading
+
+# A candidate whose lattice fits at least this share of the best fit counts as the same board;
+# the largest such candidate is the board's outer edge rather than a printed inner frame.
+_SAME_BOARD = 0.8
+_MAX_CANDIDATES = 6
+
+
+@dataclass(frozen=True)
+class Located:
+    """A board found in an image: ``corners`` (4, 2) image px (TL, TR, BR, BL as seen),
+    ``rect`` the rectified ``(S, S, 3)`` BGR uint8 board, ``grid`` its spot lattice."""
+
+    corners: NDArray[np.float64]
+    rect: NDArray[np.uint8]
+    grid: Grid
+
+
+def check_image(image: object) -> NDArray[np.uint8]:
+    """Return ``image`` if it is an ``(H, W, 3)`` uint8 array, else raise :class:`ImageError`."""
+    if not isinstance(image, np.ndarray) or image.dtype != np.uint8 or image.ndim != 3 or image.shape[2] != 3:
+        raise ImageError("image: expected an (H, W, 3) uint8 BGR array")
+    if image.shape[0] < 16 or image.shape[1] < 16:
+        raise ImageError("image: too small to hold a board")
+    return image
+
+
+def locate(image: NDArray[np.uint8], config: BoardConfig | None = None) -> Located | None:
+    """Find the board and its spot lattice.
+
+    Parameters
+    ----------
+    image : (H, W, 3) uint8 BGR array
+    config : BoardConfig, optional
+
+    Returns
+    -------
+    Located or None
+        None when no quadrilateral carries a 5x5 spot lattice.
+    """
+    cfg = config or default_config()
+    img = check_image(image)
+    fits: list[Located] = []
+    for sensitivity in cfg.edge_sensitivity:
+        for corners in find_candidates(img, cfg, sensitivity)[:_MAX_CANDIDATES]:
+            rect, _ = rectify(img, corners, cfg.rect_size)
+            grid = fit_grid(rect, cfg)
+            if grid.score >= cfg.min_grid_score:
+                fits.append(Located(corners, rect, grid))
+        if fits:
+            break
+    if not fits:
+        return None
+    best = max(f.grid.score for f in fits)
+    return next(f for f in fits if f.grid.score >= _SAME_BOARD * best)
+
+
+def token_model_of(profile: ProfileLike | None) -> TokenModel:
+    """The profile's enrolled token model, or the default colours."""
+    data = None if profile is None else profile.token_model
+    return default_model() if data is None else TokenModel.from_json(data)
+
+
+def read(image: NDArray[np.uint8], profile: ProfileLike | None = None,
+         config: BoardConfig | None = None) -> BoardReading | None:
+    """Read the Splendor Duel token board in a photo.
+
+    Parameters
+    ----------
+    image : (H, W, 3) uint8 BGR array
+        Already prepared by ``profile.prepare`` when a profile is given.
+    profile : ProfileLike, optional
+        Its ``token_model`` (when set) replaces the default token colours.
+    config : BoardConfig, optional
+
+    Returns
+    -------
+    BoardReading or None
+        ``cells`` in the grid as seen: row 0 runs from ``corners[0]`` (the board corner nearest
+        the image's top-left direction) to ``corners[1]``, clockwise. None without a board.
+
+    Raises
+    ------
+    ImageError
+        When ``image`` is not an image array.
+    vision.board.TokenModelError
+        When the profile's token model is malformed.
+    """
+    cfg = config or default_config()
+    model = token_model_of(profile)
+    found = locate(image, cfg)
+    if found is None:
+        return None
+    samples = sample_spots(found.rect, found.grid, cfg)
+    result = classify(samples, model, cfg)
+    unknown = tuple((r, c) for r in range(5) for c in range(5) if result.cells[r][c] == "?")
+    corners = tuple((float(x), float(y)) for x, y in found.corners)
+    return BoardReading(
+        corners=corners,  # type: ignore[arg-type]
+        cells=result.cells,
+        confidence=tuple(tuple(float(v) for v in row) for row in result.confidence),
+        unknown=unknown,
+    )

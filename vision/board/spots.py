@@ -1,0 +1,208 @@
+"""Locate the 5x5 spot lattice on a rectified board and measure each spot.
+
+The lattice is found, not assumed: every board has 25 round spots (tokens or printed empty
+places) on a square lattice centred on the board, but the width of the frame around it and the
+spot size differ between editions. The fit searches the frame width, a small offset and the spot
+radius for the strongest circular (radial, not tangential) edges on the 25 rings.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.board.config import BoardConfig
+
+
+@dataclass(frozen=True)
+class Grid:
+    """The spot lattice on a rectified board.
+
+    ``centres`` is ``(5, 5, 2)`` float64 ``(x, y)`` in rectified pixels, ``[row, col]``;
+    ``pitch`` and ``radius`` (a spot's radius) are in rectified pixels; ``score`` is the mean
+    radial edge strength on the rings (higher is more board-like).
+    """
+
+    centres: NDArray[np.float64]
+    pitch: float
+    radius: float
+    score: float
+
+
+@dataclass(frozen=True)
+class SpotSamples:
+    """Colour measurements of the 25 spots, all ``float64``.
+
+    ``inner`` is ``(5, 5, 3)``: the median BGR (0..1) inside each spot; ``sectors`` is
+    ``(5, 5, S, 3)``: median BGR of S sectors of the spot's annulus; ``texture`` is ``(5, 5)``:
+    the spread of log-luminance inside the spot; ``background`` is ``(5, 5, 4, 3)``: median BGR of
+    the four patches of board between a spot and its diagonal neighbours.
+    """
+
+    inner: NDArray[np.float64]
+    sectors: NDArray[np.float64]
+    texture: NDArray[np.float64]
+    background: NDArray[np.float64]
+
+
+def _gradients(rect: NDArray[np.uint8]) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
+    gray = cv2.cvtColor(rect, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    gray = cv2.GaussianBlur(gray, (0, 0), 1.2)
+    gx = cv2.Sobel(gray, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(gray, cv2.CV_32F, 0, 1, ksize=3)
+    return gx, gy
+
+
+def _lattice(size: int, margin: float, ox: float, oy: float) -> tuple[NDArray[np.float64], float]:
+    m = margin * size
+    pitch = (size - 2 * m) / 5.0
+    idx = (np.arange(5) + 0.5) * pitch + m
+    xs, ys = idx + ox * size, idx + oy * size
+    return np.stack(np.meshgrid(xs, ys), axis=-1), pitch
+
+
+def _ring_scores(gx: NDArray[np.float32], gy: NDArray[np.float32], centres: NDArray[np.float64],
+                 radii: NDArray[np.float64], n: int) -> NDArray[np.float64]:
+    """Mean (radial - tangential) gradient on rings; ``centres`` (K, 25, 2), ``radii`` (K,) -> (K,)."""
+    h, w = gx.shape
+    ang = np.linspace(0, 2 * math.pi, n, endpoint=False)
+    cs, sn = np.cos(ang), np.sin(ang)
+    px = centres[:, :, None, 0] + radii[:, None, None] * cs[None, None, :]
+    py = centres[:, :, None, 1] + radii[:, None, None] * sn[None, None, :]
+    xi = np.clip(np.round(px).astype(np.int32), 0, w - 1)
+    yi = np.clip(np.round(py).astype(np.int32), 0, h - 1)
+    vx, vy = gx[yi, xi], gy[yi, xi]
+    radial = np.abs(vx * cs + vy * sn)
+    tangential = np.abs(-vx * sn + vy * cs)
+    return np.mean(radial - tangential, axis=(1, 2))
+
+
+def fit_grid(rect: NDArray[np.uint8], cfg: BoardConfig) -> Grid:
+    """Fit the 5x5 spot lattice to a rectified board.
+
+    Parameters
+    ----------
+    rect : (S, S, 3) uint8 BGR array, the rectified board
+    cfg : BoardConfig
+
+    Returns
+    -------
+    Grid
+    """
+    size = rect.shape[0]
+    gx, gy = _gradients(rect)
+    margins = np.arange(cfg.margin_min, cfg.margin_max + 1e-9, cfg.margin_step)
+    fracs = np.asarray(cfg.radius_fracs, np.float64)
+
+    def search(params: list[tuple[float, float, float]]) -> tuple[float, tuple[float, float, float, float]]:
+        cents, radii, keys = [], [], []
+        for m, ox, oy in params:
+            c, p = _lattice(size, m, ox, oy)
+            for f in fracs:
+                cents.append(c.reshape(25, 2))
+                radii.append(f * p)
+                keys.append((m, ox, oy, float(f)))
+        scores = _ring_scores(gx, gy, np.array(cents), np.array(radii), cfg.ring_samples)
+        i = int(np.argmax(scores))
+        return float(scores[i]), keys[i]
+
+    _, (m, _, _, _) = search([(float(m), 0.0, 0.0) for m in margins])
+    offs = cfg.offset_frac
+    _, (_, ox, oy, _) = search([(m, ox, oy) for ox in offs for oy in offs])
+    fine = np.arange(m - cfg.margin_step, m + cfg.margin_step + 1e-9, cfg.margin_step / 4)
+    score, (m, ox, oy, f) = search([(float(mm), ox, oy) for mm in fine])
+    centres, pitch = _lattice(size, m, ox, oy)
+    return Grid(centres=centres, pitch=pitch, radius=f * pitch, score=score)
+
+
+def _disc_offsets(radius: float) -> tuple[NDArray[np.int32], NDArray[np.int32], NDArray[np.float64]]:
+    r = max(1, math.ceil(radius))
+    yy, xx = np.mgrid[-r:r + 1, -r:r + 1]
+    keep = xx * xx + yy * yy <= radius * radius
+    ang = np.arctan2(yy[keep], xx[keep])
+    return xx[keep].astype(np.int32), yy[keep].astype(np.int32), ang
+
+
+def sample_spots(rect: NDArray[np.uint8], grid: Grid, cfg: BoardConfig) -> SpotSamples:
+    """Measure colours in and around the 25 spots.
+
+    Parameters
+    ----------
+    rect : (S, S, 3) uint8 BGR array, the rectified board
+    grid : Grid
+    cfg : BoardConfig
+
+    Returns
+    -------
+    SpotSamples
+    """
+    size = rect.shape[0]
+    img = rect.astype(np.float64) / 255.0
+    smooth = cv2.GaussianBlur(img.mean(axis=2), (0, 0), cfg.texture_blur)
+    luma = np.log(smooth + cfg.eps)
+    dx, dy, ang = _disc_offsets(cfg.inner_frac * grid.radius)
+    sector = ((ang + math.pi) / (2 * math.pi) * cfg.sector_count).astype(np.int32) % cfg.sector_count
+    pdx, pdy, _ = _disc_offsets(max(1.0, cfg.corner_patch_frac * grid.pitch))
+    inner = np.zeros((5, 5, 3))
+    sectors = np.zeros((5, 5, cfg.sector_count, 3))
+    texture = np.zeros((5, 5))
+    background = np.zeros((5, 5, 4, 3))
+    half = grid.pitch / 2
+    for r in range(5):
+        for c in range(5):
+            cx, cy = grid.centres[r, c]
+            xi = np.clip(np.round(cx).astype(np.int32) + dx, 0, size - 1)
+            yi = np.clip(np.round(cy).astype(np.int32) + dy, 0, size - 1)
+            px = img[yi, xi]
+            inner[r, c] = np.median(px, axis=0)
+            lum = luma[yi, xi]
+            q25, q75 = np.percentile(lum, [25, 75])
+            texture[r, c] = q75 - q25
+            for s in range(cfg.sector_count):
+                sel = sector == s
+                sectors[r, c, s] = np.median(px[sel], axis=0) if sel.any() else inner[r, c]
+            for k, (sx, sy) in enumerate(((-1, -1), (1, -1), (1, 1), (-1, 1))):
+                bx = np.clip(round(cx + sx * half) + pdx, 0, size - 1)
+                by = np.clip(round(cy + sy * half) + pdy, 0, size - 1)
+                background[r, c, k] = np.median(img[by, bx], axis=0)
+    return SpotSamples(inner=inner, sectors=sectors, texture=texture, background=background)
+
+
+def chroma(x: NDArray[np.float64]) -> NDArray[np.float64]:
+    """Remove the mean over the last axis (log colour -> log chromaticity)."""
+    return x - x.mean(axis=-1, keepdims=True)
+
+
+def spot_features(samples: SpotSamples, cfg: BoardConfig) -> dict[str, NDArray[np.float64]]:
+    """Light-normalised log colours.
+
+    Returns
+    -------
+    dict
+        ``x`` (5, 5, 3): log spot colour over the local board brightness; ``e`` (5, 5, 3): log spot
+        colour minus log local board colour; ``bg_dev`` (5, 5, 4): distance of each board patch from
+        the board's typical colour; ``sector_dev`` (5, 5): largest sector deviation from the spot.
+    """
+    eps = cfg.eps
+    bg = np.log(samples.background + eps)  # (5,5,4,3)
+    glob = np.median(bg.reshape(-1, 3), axis=0)
+    local = np.median(bg, axis=2)  # (5,5,3)
+    lum_local = local.mean(axis=-1) - glob.mean()
+    inner = np.log(samples.inner + eps)
+    x = inner - lum_local[..., None]
+    e = inner - local
+    d = bg - glob
+    w = cfg.luma_weight
+    bg_dev = np.sqrt((chroma(d) ** 2).sum(-1) + (w * d.mean(-1)) ** 2)
+    # a sector may be a paler version of the spot (gloss, glare: its chroma shrinks towards grey),
+    # but a different hue means something else covers part of the spot
+    ch_in = chroma(inner)[:, :, None, :]
+    ch_sec = chroma(np.log(samples.sectors + eps))
+    norm2 = (ch_in ** 2).sum(-1) + 1e-9
+    a = np.clip((ch_sec * ch_in).sum(-1) / norm2, 0.0, 1.25)
+    sector_dev = np.sqrt(((ch_sec - a[..., None] * ch_in) ** 2).sum(-1)).max(axis=-1)
+    return {"x": x, "e": e, "bg_dev": bg_dev, "sector_dev": sector_dev}
