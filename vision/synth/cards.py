@@ -13,13 +13,10 @@ printed cards is unknown.
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
-from pathlib import Path
 from typing import Any
 
 import cv2
@@ -47,10 +44,6 @@ _FONTS: Mapping[str, int] = {
     "triplex": cv2.FONT_HERSHEY_TRIPLEX,
     "complex": cv2.FONT_HERSHEY_COMPLEX,
 }
-
-# The shared transcription, read while the rules package does not ship its card table yet.
-SHARED_TABLE = Path(__file__).resolve().parents[3] / "shared" / "data" / "silver_gold" / "treasure_maps.json"
-
 
 # ------------------------------------------------------------------------------------------ catalog
 
@@ -86,59 +79,16 @@ class MapCard:
 def _badge_of(raw: Any) -> tuple[str, int] | None:
     if raw is None:
         return None
-    if isinstance(raw, tuple):
-        return (str(raw[0]), int(raw[1]))
-    if isinstance(raw, Mapping):
-        return (str(raw["colour"]), int(raw["value"]))
-    return (str(raw.colour), int(raw.value))
-
-
-def _from_rules() -> tuple[MapCard, ...] | None:
-    """The card table of :mod:`scoring.silver_gold`, when that package provides one."""
-    try:
-        from scoring import silver_gold
-    except ImportError:
-        return None
-    loader = getattr(silver_gold, "load_catalog", None) or getattr(silver_gold, "treasure_maps", None)
-    if loader is None:
-        return None
-    loaded = loader()
-    items = getattr(loaded, "cards", loaded)
-    if isinstance(items, Mapping):
-        items = items.values()
-    out = []
-    for c in items:
-        cid = str(getattr(c, "id", ""))
-        if cid.startswith("t"):
-            out.append(MapCard(cid, str(c.colour), int(c.points), _badge_of(getattr(c, "badge", None)),
-                               tuple(str(r) for r in c.rows)))
-    return tuple(out) or None
-
-
-def _from_json(doc: Mapping[str, Any]) -> tuple[MapCard, ...]:
-    return tuple(
-        MapCard(str(c["id"]), str(c["colour"]), int(c["points"]), _badge_of(c.get("badge")),
-                tuple(str(r) for r in c["rows"]))
-        for c in doc["cards"]
-    )
+    return (str(raw[0]), int(raw[1]))
 
 
 @cache
 def map_cards() -> tuple[MapCard, ...]:
-    """The 47 built-in treasure-map cards.
+    """The 47 built-in treasure-map cards, from the rules package's catalog."""
+    from scoring.silver_gold import load_catalog
 
-    Read from :mod:`scoring.silver_gold` when it ships the card table, else from its package data
-    file, else from the shared transcription next to the repository.
-    """
-    rules = _from_rules()
-    if rules:
-        return rules
-    try:
-        data = resources.files("scoring.silver_gold").joinpath("data").joinpath("treasure_maps.json")
-        return _from_json(json.loads(data.read_text("utf-8")))
-    except (ModuleNotFoundError, FileNotFoundError, OSError):
-        pass
-    return _from_json(json.loads(SHARED_TABLE.read_text("utf-8")))
+    cards = load_catalog().cards
+    return tuple(MapCard(c.id, c.colour, int(c.points), _badge_of(c.badge), tuple(c.rows)) for c in cards)
 
 
 def map_card(card_id: str) -> MapCard:

@@ -2,18 +2,15 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
-from typing import Any
 
 import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.synth.cards import SHARED_TABLE, STYLES, face_geometry, jitter_bgr, rounded_alpha
+from vision.synth.cards import STYLES, face_geometry, jitter_bgr, rounded_alpha
 
 __all__ = ["ExpeditionCard", "expedition_card", "expedition_cards", "render_expedition_face"]
 
@@ -41,23 +38,12 @@ class ExpeditionCard:
     cells: tuple[Cell, ...]
 
 
-def _from_doc(doc: Mapping[str, Any]) -> tuple[ExpeditionCard, ...]:
-    return tuple(
-        ExpeditionCard(str(c["id"]), str(c.get("name", "")), tuple((int(r), int(k)) for r, k in c["cells"]))
-        for c in doc["cards"]
-    )
-
-
 @cache
 def expedition_cards() -> tuple[ExpeditionCard, ...]:
-    """The 8 expedition cards (package data of :mod:`scoring.silver_gold` when present, else the
-    shared transcription)."""
-    try:
-        text = resources.files("scoring.silver_gold").joinpath("data").joinpath("expedition_cards.json")
-        return _from_doc(json.loads(text.read_text("utf-8")))
-    except (ModuleNotFoundError, FileNotFoundError, OSError):
-        pass
-    return _from_doc(json.loads(SHARED_TABLE.with_name("expedition_cards.json").read_text("utf-8")))
+    """The 8 expedition cards, from the rules package's catalog."""
+    from scoring.silver_gold import load_catalog
+
+    return tuple(ExpeditionCard(s.id, s.name, tuple(sorted(s.cells))) for s in load_catalog().expeditions)
 
 
 def expedition_card(card_id: str) -> ExpeditionCard:
