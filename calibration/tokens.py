@@ -112,10 +112,14 @@ def enrol_tokens(image: NDArray[np.uint8], layout: str | Sequence[str], profile:
     Raises
     ------
     CalibrationError
-        For a bad layout, or when the board reader cannot learn from the photo (for example no
-        board in view); the reader's message is kept.
+        For a bad layout (or one lacking a kind), or when the board reader cannot learn from
+        the photo (for example no board in view); the reader's message is kept.
     """
     rows = parse_layout(layout)
+    absent = missing_kinds(rows)
+    if absent:
+        raise CalibrationError(f"layout: no {', '.join(absent)} token; enrolment needs at least one of "
+                               f"every kind ({KINDS})")
     try:
         from vision.board import learn_tokens
     except ImportError as exc:

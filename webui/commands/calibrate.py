@@ -224,7 +224,7 @@ def tokens(photo: str | None, layout: str | None, profile_name: str, show_defaul
     nearest the top of the image, left to right.
     """
     from calibration.profile import load_profile, save_profile
-    from calibration.tokens import default_layout, enrol_tokens, format_layout, missing_kinds, parse_layout
+    from calibration.tokens import default_layout, enrol_tokens, format_layout, parse_layout
 
     if show_default:
         click.echo(format_layout(default_layout()))
@@ -242,10 +242,7 @@ def tokens(photo: str | None, layout: str | None, profile_name: str, show_defaul
     image = read_image(photo).image
     updated = enrol_tokens(image, rows, profile)
     path = save_profile(updated, profile_name)
-    absent = missing_kinds(rows)
     click.echo(f"learned the token colours from {photo} (layout {','.join(rows)})")
-    if absent:
-        click.echo(f"note: no {', '.join(absent)} token in the layout; those keep the default colours")
     click.echo(f"saved profile {updated.name!r} to {path}")
 
 
