@@ -17,6 +17,17 @@ from scoring.silver_gold.catalog import (
     load_rules,
 )
 from scoring.silver_gold.final import Breakdown, CompletedCard, FinalSheet, final_standings, score_sheet
+from scoring.silver_gold.game import (
+    DECK,
+    ActiveCard,
+    GameState,
+    IllegalTurn,
+    PlayerMove,
+    PlayerState,
+    ScoreSheet,
+    apply_turn,
+    new_game,
+)
 from scoring.silver_gold.placement import CardTurn, Verdict, check_turn, legal_placements
 from scoring.silver_gold.shapes import (
     Cell,
@@ -32,7 +43,9 @@ from scoring.silver_gold.shapes import (
 )
 
 __all__ = [
+    "DECK",
     "SYMBOLS",
+    "ActiveCard",
     "Badge",
     "Breakdown",
     "Card",
@@ -41,9 +54,15 @@ __all__ = [
     "Cell",
     "CompletedCard",
     "FinalSheet",
+    "GameState",
+    "IllegalTurn",
+    "PlayerMove",
+    "PlayerState",
     "Rules",
+    "ScoreSheet",
     "Shape",
     "Verdict",
+    "apply_turn",
     "catalog_from_json",
     "check_turn",
     "final_standings",
@@ -52,6 +71,7 @@ __all__ = [
     "load_rules",
     "mirror_cell",
     "mirror_rows",
+    "new_game",
     "normalise",
     "rotate_cell",
     "rotate_rows",

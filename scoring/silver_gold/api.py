@@ -117,7 +117,7 @@ def _sheets(data: Mapping[str, Any], catalog: Catalog, rules: Rules) -> list[Fin
             if taken[value] > track[value]:
                 have = track[value]
                 raise InvalidInput(f"{where}.trophies[{j}]",
-                                   f"trophy {value} is claimed {taken[value]} times but the trophy track has "
+                                   f"trophy {value} is claimed {taken[value]} times but the track has "
                                    f"{'no' if have == 0 else have} {value}")
         palms = fields.integer_list(p.get("palms", []), f"{where}.palms", 1, max_palm, rules.palm_boxes)
         sheets.append(FinalSheet(name, tuple(completed), coins, trophies, palms))

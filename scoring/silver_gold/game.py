@@ -1,0 +1,306 @@
+"""Silver & Gold game state and turns.
+
+A :class:`GameState` holds the score sheets, the trophies left on the round card, the display and
+deck, each player's active cards and completed pile, the start player, and the round and turn.
+:func:`apply_turn` plays one expedition card for every player at once and returns a new state:
+
+1. every player's marks are checked (:func:`~scoring.silver_gold.placement.check_turn`); coins and
+   palms are scored (a palm: 1 + the palms on the face-up display cards, first 4 scorings only);
+2. in turn order from the start player, each player claims the highest trophy left for each newly
+   completed coin row, moves completed cards to the score pile and takes a replacement from the
+   display or the deck; the display is refilled from the deck after each player;
+3. the start player passes clockwise; after 7 turns the round ends, after 4 rounds the game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+
+from scoring.errors import InvalidInput
+from scoring.silver_gold.catalog import Card, Catalog, Rules, load_rules
+from scoring.silver_gold.final import CompletedCard, FinalSheet
+from scoring.silver_gold.placement import CardTurn, Verdict, check_turn
+from scoring.silver_gold.shapes import Cell, Shape
+
+__all__ = [
+    "DECK",
+    "ActiveCard",
+    "GameState",
+    "IllegalTurn",
+    "PlayerMove",
+    "PlayerState",
+    "ScoreSheet",
+    "apply_turn",
+    "new_game",
+]
+
+#: ``PlayerMove.take`` value meaning "the top card of the deck".
+DECK = "deck"
+
+
+class IllegalTurn(InvalidInput):
+    """A player's marks break the rules; ``problem`` is the player-readable reason."""
+
+
+@dataclass(frozen=True)
+class ActiveCard:
+    """A map card in front of a player and its marked cells."""
+
+    card: Card
+    marked: frozenset[Cell] = frozenset()
+
+    @property
+    def complete(self) -> bool:
+        return self.card.cells <= self.marked
+
+
+@dataclass(frozen=True)
+class ScoreSheet:
+    """A player's score sheet.
+
+    Attributes
+    ----------
+    coins : int
+        Coin boxes crossed (0–12), filled top row first.
+    trophies : tuple of int
+        Trophy values written beside completed coin rows.
+    rows_scored : int
+        Completed coin rows already scored (a row scored after the trophies ran out earns nothing).
+    palms : tuple of int
+        Values in the palm boxes (at most 4).
+    """
+
+    coins: int = 0
+    trophies: tuple[int, ...] = ()
+    rows_scored: int = 0
+    palms: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class PlayerState:
+    name: str
+    sheet: ScoreSheet
+    active: tuple[ActiveCard, ...]
+    completed: tuple[Card, ...] = ()
+
+
+@dataclass(frozen=True)
+class PlayerMove:
+    """One player's part of a turn.
+
+    Attributes
+    ----------
+    marks : tuple of frozenset of Cell
+        Cells marked this turn on each active card, in the order of ``PlayerState.active``.
+    take : tuple of str
+        For each card completed this turn (in active-card order), the replacement: the id of a display
+        card, the id of the card drawn from the deck, or :data:`DECK` for the top of the deck.
+    """
+
+    marks: tuple[frozenset[Cell], ...]
+    take: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class GameState:
+    """The whole table between turns (immutable; :func:`apply_turn` returns a new one).
+
+    ``deck`` is in draw order (first = top). ``trophies_left`` are the values not yet crossed on the
+    round card. ``round`` and ``turn`` count from 1; ``events`` describe the last turn in words.
+    """
+
+    players: tuple[PlayerState, ...]
+    display: tuple[Card, ...]
+    deck: tuple[Card, ...]
+    trophies_left: tuple[int, ...]
+    start_player: int = 0
+    round: int = 1
+    turn: int = 1
+    rules: Rules | None = None
+    events: tuple[str, ...] = ()
+
+    @property
+    def settings(self) -> Rules:
+        return self.rules or load_rules()
+
+    @property
+    def finished(self) -> bool:
+        return self.round > self.settings.rounds
+
+    @property
+    def display_palms(self) -> int:
+        """Palm trees on the face-up display cards."""
+        return sum(card.palm_count for card in self.display)
+
+    @property
+    def turn_order(self) -> tuple[int, ...]:
+        """Player indices from the start player, clockwise."""
+        n = len(self.players)
+        return tuple((self.start_player + k) % n for k in range(n))
+
+    def final_sheets(self) -> tuple[FinalSheet, ...]:
+        """The players' piles and sheets in the form :func:`~scoring.silver_gold.final.final_standings`
+        scores."""
+        return tuple(
+            FinalSheet(p.name, tuple(CompletedCard.of(c) for c in p.completed), p.sheet.coins,
+                       p.sheet.trophies, p.sheet.palms)
+            for p in self.players
+        )
+
+
+def new_game(catalog: Catalog, names: Sequence[str], active: Sequence[Sequence[str]],
+             display: Sequence[str], deck: Sequence[str], *, start_player: int = 0,
+             trophy_track: Iterable[int] | None = None, rules: Rules | None = None) -> GameState:
+    """Set up a game from card ids: each player's kept cards, the display and the deck (top first).
+
+    Raises
+    ------
+    InvalidInput
+        For unknown ids, a card used twice, or counts that do not fit the rules.
+    """
+    rules = rules or load_rules()
+    if not names:
+        raise InvalidInput("names", "no players")
+    if len(active) != len(names):
+        raise InvalidInput("active", f"{len(active)} hands for {len(names)} players")
+    if not 0 <= start_player < len(names):
+        raise InvalidInput("start_player", f"{start_player} is not a player index")
+    seen: set[str] = set()
+
+    def take(card_id: str, where: str) -> Card:
+        card = catalog.card(card_id, where)
+        if card.id in seen:
+            raise InvalidInput(where, f"card {card.id!r} is used twice")
+        seen.add(card.id)
+        return card
+
+    players = []
+    for i, (name, hand) in enumerate(zip(names, active, strict=True)):
+        if len(hand) != rules.active_cards:
+            raise InvalidInput(f"active[{i}]", f"{len(hand)} cards; a player keeps {rules.active_cards}")
+        cards = tuple(ActiveCard(take(cid, f"active[{i}][{j}]")) for j, cid in enumerate(hand))
+        players.append(PlayerState(name, ScoreSheet(), cards))
+    if len(display) > rules.display_size:
+        raise InvalidInput("display", f"{len(display)} cards; the display holds {rules.display_size}")
+    shown = tuple(take(cid, f"display[{j}]") for j, cid in enumerate(display))
+    pile = tuple(take(cid, f"deck[{j}]") for j, cid in enumerate(deck))
+    track = tuple(sorted(rules.trophy_track if trophy_track is None else trophy_track, reverse=True))
+    return GameState(tuple(players), shown, pile, track, start_player, 1, 1, rules)
+
+
+def _mark(state: GameState, shape: Shape,
+          moves: Sequence[PlayerMove]) -> tuple[list[PlayerState], list[str]]:
+    """Step 2: every player marks at once; coins and palms are scored."""
+    rules = state.settings
+    players: list[PlayerState] = []
+    events: list[str] = []
+    for i, (player, move) in enumerate(zip(state.players, moves, strict=True)):
+        where = f"moves[{i}]"
+        if len(move.marks) != len(player.active):
+            raise InvalidInput(f"{where}.marks",
+                               f"{len(move.marks)} mark sets for {len(player.active)} cards")
+        turns = [CardTurn(a.card, a.marked, frozenset(m))
+                 for a, m in zip(player.active, move.marks, strict=True)]
+        verdict: Verdict = check_turn(
+            shape, turns, display_palms=state.display_palms, coins_before=player.sheet.coins,
+            palm_boxes_used=len(player.sheet.palms), coin_boxes=rules.coin_boxes, palm_boxes=rules.palm_boxes)
+        if not verdict.legal:
+            raise IllegalTurn(where, f"{player.name}: {verdict.reason}")
+        sheet = replace(player.sheet, coins=player.sheet.coins + verdict.coins,
+                        palms=player.sheet.palms + verdict.palms)
+        active = tuple(ActiveCard(a.card, a.marked | t.marked)
+                       for a, t in zip(player.active, turns, strict=True))
+        if verdict.coins:
+            boxes = f"{verdict.coins} coin box{'es' if verdict.coins > 1 else ''}"
+            events.append(f"{player.name} crosses {boxes}")
+        for value in verdict.palms:
+            events.append(f"{player.name} scores {value} for a palm")
+        players.append(replace(player, sheet=sheet, active=active))
+    return players, events
+
+
+def _draw(pile: list[Card], display: list[Card], choice: str, where: str) -> Card:
+    if choice == DECK:
+        if not pile:
+            raise InvalidInput(where, "the deck is empty")
+        return pile.pop(0)
+    for source in (display, pile):
+        for k, card in enumerate(source):
+            if card.id == choice:
+                return source.pop(k)
+    raise InvalidInput(where, f"card {choice!r} is neither on the display nor in the deck")
+
+
+def apply_turn(state: GameState, shape: Shape, moves: Sequence[PlayerMove]) -> GameState:
+    """Play one expedition card: every player's marks, then scoring in turn order.
+
+    Parameters
+    ----------
+    state : GameState
+    shape : Shape
+        The expedition card turned up.
+    moves : sequence of PlayerMove
+        One per player, in player order.
+
+    Returns
+    -------
+    GameState
+        The next state, with ``events`` describing the turn.
+
+    Raises
+    ------
+    IllegalTurn
+        When a player's marks break the rules (field ``moves[i]``, the reason as the problem).
+    InvalidInput
+        For moves that do not fit the state (wrong counts, a replacement that is not available, …).
+    """
+    rules = state.settings
+    if state.finished:
+        raise InvalidInput("turn", "the game is over")
+    if len(moves) != len(state.players):
+        raise InvalidInput("moves", f"{len(moves)} moves for {len(state.players)} players")
+    players, events = _mark(state, shape, moves)
+    track = list(state.trophies_left)
+    display = list(state.display)
+    pile = list(state.deck)
+    for i in state.turn_order:
+        player, move, where = players[i], moves[i], f"moves[{i}]"
+        sheet = player.sheet
+        rows = sheet.coins // rules.coins_per_row
+        for _ in range(sheet.rows_scored, rows):
+            if track:
+                value = track.pop(0)
+                sheet = replace(sheet, trophies=(*sheet.trophies, value))
+                events.append(f"{player.name} completes a coin row and claims trophy {value}")
+            else:
+                events.append(f"{player.name} completes a coin row; no trophy is left")
+        sheet = replace(sheet, rows_scored=rows)
+        done = [a for a in player.active if a.complete]
+        keep = [a for a in player.active if not a.complete]
+        if len(move.take) > len(done):
+            raise InvalidInput(f"{where}.take",
+                               f"{len(move.take)} replacements but {len(done)} cards completed")
+        new_cards: list[ActiveCard] = []
+        for k, finished_card in enumerate(done):
+            card = finished_card.card
+            events.append(f"{player.name} completes {card.id} ({card.points} points)")
+            if k < len(move.take):
+                card = _draw(pile, display, move.take[k], f"{where}.take[{k}]")
+            elif display or pile:
+                raise InvalidInput(f"{where}.take", f"{player.name} completed {len(done)} cards but chose "
+                                                    f"{len(move.take)} replacements")
+            else:
+                continue
+            new_cards.append(ActiveCard(card))
+            events.append(f"{player.name} takes {card.id}")
+        while len(display) < rules.display_size and pile:
+            display.append(pile.pop(0))
+        players[i] = replace(player, sheet=sheet, active=(*keep, *new_cards),
+                             completed=(*player.completed, *(a.card for a in done)))
+    turn, rnd = state.turn + 1, state.round
+    if turn > rules.turns_per_round:
+        turn, rnd = 1, rnd + 1
+    return replace(state, players=tuple(players), display=tuple(display), deck=tuple(pile),
+                   trophies_left=tuple(track), start_player=(state.start_player + 1) % len(players),
+                   round=rnd, turn=turn, events=tuple(events))
