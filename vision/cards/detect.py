@@ -1,0 +1,223 @@
+"""Stage 1: card quadrilaterals.
+
+Cards are found as closed edge loops on a downscaled copy: Canny over all three colour
+channels, a thin dilation to close gaps, every contour (outer and inner) approximated by a
+polygon. Four-sided convex polygons whose minimum-area rectangle has a card's aspect ratio and
+which fill that rectangle are cards; corners are refined by fitting a line to each side.
+The image border is drawn into the edge map so a card cut by the border still closes; such a
+card is reported ``partial``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.config import load_config
+
+
+@dataclass(frozen=True)
+class DetectConfig:
+    max_side: int
+    blur_sigma: float
+    canny_low: float
+    canny_high: float
+    dilate_px: int
+    min_area_frac: float
+    max_area_frac: float
+    approx_eps_frac: float
+    aspect_range: tuple[float, float]
+    min_fill: float
+    min_solidity: float
+    min_partial_area_frac: float
+    border_px: int
+    nest_overlap: float
+
+
+@cache
+def default_config() -> DetectConfig:
+    return load_config("cards", DetectConfig, section="detect")
+
+
+@dataclass(frozen=True)
+class CardQuad:
+    """A card outline in full-image pixels.
+
+    ``corners`` is a ``(4, 2)`` float64 array, clockwise in the image, starting anywhere.
+    ``partial`` is true when the card is cut by the image border (then the corners outline the
+    visible part only).
+    """
+
+    corners: NDArray[np.float64]
+    partial: bool
+    area: float
+
+
+def _clockwise(pts: NDArray[np.float64]) -> NDArray[np.float64]:
+    c = pts.mean(axis=0)
+    ang = np.arctan2(pts[:, 1] - c[1], pts[:, 0] - c[0])
+    return pts[np.argsort(ang)]
+
+
+def _refine(contour: NDArray[np.float64], quad: NDArray[np.float64]) -> NDArray[np.float64]:
+    """Fit a line to the contour points of each side (middle part) and intersect them."""
+    pts = contour.reshape(-1, 2)
+    lines = []
+    for i in range(4):
+        a, b = quad[i], quad[(i + 1) % 4]
+        d = b - a
+        length = float(np.hypot(*d))
+        if length < 4:
+            return quad
+        n = np.array([-d[1], d[0]]) / length
+        t = ((pts - a) @ d) / (length * length)
+        dist = np.abs((pts - a) @ n)
+        sel = pts[(t > 0.15) & (t < 0.85) & (dist < max(2.0, 0.03 * length))]
+        if len(sel) < 5:
+            return quad
+        vx, vy, x0, y0 = cv2.fitLine(sel.astype(np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+        lines.append((np.array([x0, y0], float), np.array([vx, vy], float)))
+    out = np.empty((4, 2))
+    for i in range(4):
+        (p1, v1), (p2, v2) = lines[i - 1], lines[i]
+        m = np.array([v1, -v2]).T
+        if abs(np.linalg.det(m)) < 1e-6:
+            return quad
+        s = np.linalg.solve(m, p2 - p1)
+        out[i] = p1 + s[0] * v1
+    if np.max(np.abs(out - quad)) > 0.1 * np.sqrt(cv2.contourArea(quad.astype(np.float32))):
+        return quad
+    return out
+
+
+def _edges(small: NDArray[np.uint8], cfg: DetectConfig) -> NDArray[np.uint8]:
+    blur = cv2.GaussianBlur(small, (0, 0), cfg.blur_sigma)
+    lab = cv2.cvtColor(blur, cv2.COLOR_BGR2LAB)
+    edges = cv2.Canny(lab, cfg.canny_low, cfg.canny_high, L2gradient=True)
+    if cfg.dilate_px > 0:
+        k = cv2.getStructuringElement(cv2.MORPH_RECT, (2 * cfg.dilate_px + 1, 2 * cfg.dilate_px + 1))
+        edges = cv2.dilate(edges, k)
+    h, w = edges.shape
+    cv2.rectangle(edges, (0, 0), (w - 1, h - 1), 255, 1)
+    return edges
+
+
+def _shape_ok(cnt: NDArray[np.int32], cfg: DetectConfig, size: tuple[int, int],
+              ) -> tuple[NDArray[np.float64], bool, float] | None:
+    """A card candidate from a contour or an edge chain: its convex hull must be a filled,
+    card-shaped quadrilateral (or, touching the border, a filled partial card)."""
+    h, w = size
+    img_area = float(h * w)
+    hull = cv2.convexHull(cnt)
+    hull_area = float(cv2.contourArea(hull))
+    if hull_area < cfg.min_area_frac * img_area or hull_area > cfg.max_area_frac * img_area:
+        return None
+    (_, _), (rw, rh), _ = cv2.minAreaRect(hull)
+    if rw <= 0 or rh <= 0 or hull_area / (rw * rh) < cfg.min_fill:
+        return None
+    hp = hull.reshape(-1, 2).astype(np.float64)
+    b = cfg.border_px
+    on_border = (hp[:, 0] <= b) | (hp[:, 1] <= b) | (hp[:, 0] >= w - 1 - b) | (hp[:, 1] >= h - 1 - b)
+    if on_border.any():
+        box = cv2.boxPoints(cv2.minAreaRect(hull)).astype(np.float64)
+        return _clockwise(box), True, hull_area
+    lo, hi = cfg.aspect_range
+    if not lo <= min(rw, rh) / max(rw, rh) <= hi:
+        return None
+    peri = cv2.arcLength(hull, True)
+    approx = cv2.approxPolyDP(hull, cfg.approx_eps_frac * peri, True).reshape(-1, 2).astype(np.float64)
+    if len(approx) != 4:
+        return None
+    quad = _refine(cnt.reshape(-1, 2).astype(np.float64), _clockwise(approx))
+    return _clockwise(quad), False, hull_area
+
+
+def _candidates(edges: NDArray[np.uint8], cfg: DetectConfig) -> list[tuple[NDArray[np.float64], bool, float]]:
+    """Candidates from closed edge loops (every contour) and from connected edge chains (a loop
+    left open where a corner of the card matches the table)."""
+    size = edges.shape[:2]
+    contours, _ = cv2.findContours(edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_NONE)
+    outer, _ = cv2.findContours(edges, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    out = []
+    for cnt in list(contours) + list(outer):
+        if len(cnt) < 20:
+            continue
+        area = cv2.contourArea(cnt)
+        cand = _shape_ok(cnt, cfg, size)
+        if cand is None:
+            continue
+        if area > 0 and area / cand[2] < cfg.min_solidity and cand[2] > 0:
+            # a loop must fill its hull; an open chain (outer contour of a thin edge) need not
+            if area > 0.5 * cv2.arcLength(cnt, False):
+                continue
+        out.append(cand)
+    return out
+
+
+def _overlap(a: NDArray[np.float64], b: NDArray[np.float64]) -> float:
+    inter, _ = cv2.intersectConvexConvex(a.astype(np.float32), b.astype(np.float32))
+    return float(inter)
+
+
+def _suppress(cands: list[tuple[NDArray[np.float64], bool, float]], cfg: DetectConfig,
+              ) -> list[tuple[NDArray[np.float64], bool, float]]:
+    """One candidate per card. A candidate that holds two or more disjoint card-sized candidates
+    is a group of touching cards and gives way to them; otherwise the outermost of nested
+    candidates (an edge's two sides, a frame or grid box inside its card) wins."""
+    order = sorted(range(len(cands)), key=lambda i: (cands[i][1], -cands[i][2]))
+    group: set[int] = set()
+    for i in order:
+        qa, _, aa = cands[i]
+        inner = [j for j in order if j != i and cands[j][2] < 0.75 * aa
+                 and cands[j][2] > 0.3 * aa and _overlap(qa, cands[j][0]) > 0.85 * cands[j][2]]
+        disjoint = [(j, k) for n, j in enumerate(inner) for k in inner[n + 1:]
+                    if _overlap(cands[j][0], cands[k][0]) < 0.1 * min(cands[j][2], cands[k][2])]
+        if disjoint:
+            group.add(i)
+    kept: list[int] = []
+    for i in order:
+        if i in group:
+            continue
+        qa, _, aa = cands[i]
+        if any(_overlap(qa, cands[k][0]) > cfg.nest_overlap * min(aa, cands[k][2]) for k in kept):
+            continue
+        kept.append(i)
+    return [cands[i] for i in kept]
+
+
+def detect(image: NDArray[np.uint8], config: DetectConfig | None = None) -> tuple[CardQuad, ...]:
+    """Find the card outlines in a photo.
+
+    Parameters
+    ----------
+    image : (H, W, 3) uint8 array
+        BGR photo.
+    config : DetectConfig, optional
+
+    Returns
+    -------
+    tuple of CardQuad
+        Complete cards first, largest first; then partial cards (cut by the border) whose area is
+        at least ``min_partial_area_frac`` of the median complete card.
+    """
+    cfg = config or default_config()
+    h, w = image.shape[:2]
+    f = min(1.0, cfg.max_side / max(h, w))
+    small = image if f >= 1.0 else cv2.resize(image, (round(w * f), round(h * f)),
+                                              interpolation=cv2.INTER_AREA)
+    edges = _edges(small, cfg)
+    cands = _candidates(edges, cfg)
+    full = [c for c in cands if not c[1]]
+    med = float(np.median([c[2] for c in full])) if full else 0.0
+    partial = [c for c in cands if c[1] and full and cfg.min_partial_area_frac * med <= c[2] <= 1.3 * med]
+    kept = _suppress(full + partial, cfg)
+    out: list[CardQuad] = []
+    for quad, is_partial, area in kept:
+        corners = (quad + 0.5) / f - 0.5
+        out.append(CardQuad(corners, is_partial, area / (f * f)))
+    out.sort(key=lambda q: (q.partial, -q.area))
+    return tuple(out)

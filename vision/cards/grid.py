@@ -1,0 +1,242 @@
+"""Stage 3: the grid of cells on an upright face, found from the cells' own outlines.
+
+Dark thin lines are isolated with a morphological black-hat, split into horizontal and vertical
+runs by openings with long thin kernels, and projected onto each axis. The grid lines are the
+longest equally spaced run of peaks in each projection; cells are square, so both axes share
+one spacing. Each grid position is then a cell or water: a cell has an outline on all four sides
+and the card's common cell fill ("paper") just inside it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.config import load_config
+
+
+@dataclass(frozen=True)
+class GridConfig:
+    inset_mm: float
+    line_kernel_mm: float
+    run_mm: float
+    cell_mm_range: tuple[float, float]
+    spacing_tol: float
+    peak_rel: float
+    min_lines: int
+    max_lines: int
+    side_trim: float
+    side_present: float
+    ring_frac: tuple[float, float]
+    paper_dist: float
+
+
+@cache
+def default_config() -> GridConfig:
+    return load_config("cards", GridConfig, section="grid")
+
+
+@dataclass(frozen=True)
+class Grid:
+    """The grid as printed on the upright face.
+
+    ``xs`` (cols + 1) and ``ys`` (rows + 1) are the line positions in face pixels.
+    ``presence`` ``(rows, cols)`` float64 in [0, 1]: how much each position looks like a cell
+    (1) rather than water (0). ``paper`` is the BGR cell fill colour (float64, 3).
+    """
+
+    xs: NDArray[np.float64]
+    ys: NDArray[np.float64]
+    presence: NDArray[np.float64]
+    paper: NDArray[np.float64]
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return len(self.ys) - 1, len(self.xs) - 1
+
+    def cell_box(self, r: int, c: int) -> tuple[float, float, float, float]:
+        """``(x0, y0, x1, y1)`` of cell ``(r, c)`` in face pixels."""
+        return float(self.xs[c]), float(self.ys[r]), float(self.xs[c + 1]), float(self.ys[r + 1])
+
+
+def line_maps(face: NDArray[np.uint8], px_per_mm: float,
+              config: GridConfig | None = None) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
+    """Horizontal and vertical dark-line strength maps, each ``(H, W)`` float32."""
+    cfg = config or default_config()
+    gray = cv2.cvtColor(face, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    k = max(3, round(cfg.line_kernel_mm * px_per_mm) | 1)
+    dark = cv2.morphologyEx(gray, cv2.MORPH_BLACKHAT, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
+    run = max(5, round(cfg.run_mm * px_per_mm))
+    hmap = cv2.morphologyEx(dark, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (run, 1)))
+    vmap = cv2.morphologyEx(dark, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (1, run)))
+    return hmap, vmap
+
+
+def _peaks(profile: NDArray[np.float64], rel: float) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    p = np.convolve(profile, np.array([1, 2, 3, 2, 1], float) / 9.0, mode="same")
+    if p.max() <= 0:
+        return np.zeros(0), np.zeros(0)
+    idx = [i for i in range(1, len(p) - 1) if p[i] >= p[i - 1] and p[i] > p[i + 1] and p[i] >= rel * p.max()]
+    pos = []
+    for i in idx:  # sub-pixel parabola
+        a, b, c = p[i - 1], p[i], p[i + 1]
+        den = a - 2 * b + c
+        pos.append(i + (0.5 * (a - c) / den if den != 0 else 0.0))
+    return np.array(pos, float), np.array([p[i] for i in idx], float)
+
+
+def _runs(pos: NDArray[np.float64], height: NDArray[np.float64], lo: float, hi: float,
+          cfg: GridConfig) -> list[tuple[int, float, float, NDArray[np.float64]]]:
+    """Equally spaced runs of peaks: (lines, strength, spacing, positions)."""
+    out: list[tuple[int, float, float, NDArray[np.float64]]] = []
+    seen: set[tuple[int, ...]] = set()
+    n = len(pos)
+    for i in range(n):
+        for j in range(i + 1, n):
+            d = pos[j] - pos[i]
+            if d < lo or d > hi:
+                continue
+            members = [i]
+            for direction in (1, -1):
+                k = 1
+                while True:
+                    target = pos[i] + direction * k * d
+                    dist = np.abs(pos - target)
+                    m = int(np.argmin(dist))
+                    if dist[m] > cfg.spacing_tol * d:
+                        break
+                    members.append(m)
+                    k += 1
+            key = tuple(sorted(set(members)))
+            if key in seen or len(key) < cfg.min_lines:
+                continue
+            seen.add(key)
+            sel = np.array(key)
+            # least-squares positions on an exact lattice
+            order = np.round((pos[sel] - pos[sel].min()) / d).astype(int)
+            a = np.vstack([np.ones_like(order), order]).T.astype(float)
+            (x0, step), *_ = np.linalg.lstsq(a, pos[sel], rcond=None)
+            full = x0 + step * np.arange(order.max() + 1)
+            strength = float(height[sel].sum())
+            out.append((len(full), strength, float(step), full))
+    return out
+
+
+def _pick(runs: list[tuple[int, float, float, NDArray[np.float64]]], cfg: GridConfig,
+          ) -> list[tuple[int, float, float, NDArray[np.float64]]]:
+    """Runs trimmed to at most ``max_lines`` lines (keeping the strongest window)."""
+    out = []
+    for _, strength, step, full in runs:
+        if len(full) > cfg.max_lines:
+            for s in range(len(full) - cfg.max_lines + 1):
+                out.append((cfg.max_lines, strength, step, full[s:s + cfg.max_lines]))
+        else:
+            out.append((len(full), strength, step, full))
+    return out
+
+
+def _side(m: NDArray[np.float32], fixed: float, a: float, b: float, horizontal: bool) -> float:
+    f = round(fixed)
+    lo, hi = round(a), round(b)
+    if hi <= lo:
+        return 0.0
+    band = m[max(0, f - 2):f + 3, lo:hi] if horizontal else m[lo:hi, max(0, f - 2):f + 3]
+    if band.size == 0:
+        return 0.0
+    return float(np.mean(band.max(axis=0 if horizontal else 1)))
+
+
+def _profile_score(prof: NDArray[np.float64], full: NDArray[np.float64]) -> float:
+    idx = np.clip(np.round(full).astype(int), 0, len(prof) - 1)
+    return float(prof[idx].sum())
+
+
+def locate_grid(face: NDArray[np.uint8], px_per_mm: float, config: GridConfig | None = None) -> Grid | None:
+    """Find the grid on an upright face.
+
+    Parameters
+    ----------
+    face : (H, W, 3) uint8 array
+        Upright BGR face (see :func:`vision.cards.rectify.rectify`).
+    px_per_mm : float
+        Face scale.
+
+    Returns
+    -------
+    Grid or None
+        ``None`` when no square lattice of at least ``min_lines`` lines on each axis is seen.
+    """
+    cfg = config or default_config()
+    h, w = face.shape[:2]
+    hmap, vmap = line_maps(face, px_per_mm, cfg)
+    inset = round(cfg.inset_mm * px_per_mm)
+    hm = hmap.copy()
+    vm = vmap.copy()
+    for mm in (hm, vm):
+        mm[:inset] = 0
+        mm[h - inset:] = 0
+        mm[:, :inset] = 0
+        mm[:, w - inset:] = 0
+    yprof = hm.mean(axis=1).astype(np.float64)
+    xprof = vm.mean(axis=0).astype(np.float64)
+    lo, hi = cfg.cell_mm_range[0] * px_per_mm, cfg.cell_mm_range[1] * px_per_mm
+    yruns = _pick(_runs(*_peaks(yprof, cfg.peak_rel), lo, hi, cfg), cfg)
+    xruns = _pick(_runs(*_peaks(xprof, cfg.peak_rel), lo, hi, cfg), cfg)
+    best: tuple[float, NDArray[np.float64], NDArray[np.float64]] | None = None
+    for ny, _, dy, ys in yruns:
+        for nx, _, dx, xs in xruns:
+            if abs(dx - dy) > cfg.spacing_tol * max(dx, dy):
+                continue
+            score = ((nx + ny) * 1e6 + _profile_score(yprof, ys) / yprof.max()
+                     + _profile_score(xprof, xs) / xprof.max())
+            if best is None or score > best[0]:
+                best = (score, xs, ys)
+    if best is None:
+        return None
+    _, xs, ys = best
+    return _cells(face, hmap, vmap, xs, ys, cfg)
+
+
+def _cells(face: NDArray[np.uint8], hmap: NDArray[np.float32], vmap: NDArray[np.float32],
+           xs: NDArray[np.float64], ys: NDArray[np.float64], cfg: GridConfig) -> Grid:
+    rows, cols = len(ys) - 1, len(xs) - 1
+    sides = np.zeros((rows, cols, 4))
+    for r in range(rows):
+        for c in range(cols):
+            x0, x1, y0, y1 = xs[c], xs[c + 1], ys[r], ys[r + 1]
+            tx, ty = cfg.side_trim * (x1 - x0), cfg.side_trim * (y1 - y0)
+            sides[r, c] = (_side(hmap, y0, x0 + tx, x1 - tx, True), _side(hmap, y1, x0 + tx, x1 - tx, True),
+                           _side(vmap, x0, y0 + ty, y1 - ty, False), _side(vmap, x1, y0 + ty, y1 - ty, False))
+    level = float(np.median(sides)) or 1.0  # most sides belong to cells
+    side_min = sides.min(axis=2) / level
+    lab = cv2.cvtColor(face, cv2.COLOR_BGR2LAB).astype(np.float32)
+    rings: list[NDArray[np.float32]] = []
+    for r in range(rows):
+        for c in range(cols):
+            rings.append(_ring(lab, xs[c], ys[r], xs[c + 1], ys[r + 1], cfg))
+    ok = side_min.ravel() >= cfg.side_present
+    pool = [rings[i] for i in range(len(rings)) if ok[i]] or rings
+    paper_lab = np.median(np.concatenate(pool), axis=0)
+    paper_frac = np.array([float(np.mean(np.linalg.norm(rg - paper_lab, axis=1) < cfg.paper_dist))
+                           for rg in rings])
+    side_score = np.clip(side_min.ravel() / cfg.side_present, 0.0, 1.0)
+    presence = (0.5 * side_score + 0.5 * paper_frac).reshape(rows, cols)
+    paper_bgr = cv2.cvtColor(paper_lab.reshape(1, 1, 3).astype(np.uint8), cv2.COLOR_LAB2BGR).reshape(3)
+    return Grid(xs, ys, np.clip(presence, 0.0, 1.0), paper_bgr.astype(np.float64))
+
+
+def _ring(lab: NDArray[np.float32], x0: float, y0: float, x1: float, y1: float,
+          cfg: GridConfig) -> NDArray[np.float32]:
+    """Pixels of the band just inside a cell's outline, ``(n, 3)`` Lab float32."""
+    a, b = cfg.ring_frac
+    w, h = x1 - x0, y1 - y0
+    outer = lab[round(y0 + a * h):round(y1 - a * h), round(x0 + a * w):round(x1 - a * w)]
+    ih, iw = outer.shape[:2]
+    mask = np.ones((ih, iw), bool)
+    bi, bj = round((b - a) * h), round((b - a) * w)
+    mask[bi:ih - bi, bj:iw - bj] = False
+    return outer[mask].reshape(-1, 3)

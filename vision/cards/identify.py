@@ -1,0 +1,184 @@
+"""Stage 5: which catalog card this is, and how its grid is turned on the printed card.
+
+Every catalog card is tried under all four quarter turns whose grid shape matches the grid seen.
+A candidate's score mixes three pieces of evidence, each in [0, 1]:
+
+- layout: agreement of each position's cell/water presence with the catalog's water pattern;
+- symbols: the printed X (red), coin (yellow) and palm (green) seen in the cells' centres;
+- colour: the card colour read from the face margin, white-balanced on the cells' fill.
+
+The best candidate wins only when it scores at least ``min_score`` and beats the best other card
+by ``min_margin``; otherwise the card is unknown (its marks are still read in the printed frame).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cache
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.cards.catalog import Catalog, CatalogCard
+from vision.cards.grid import Grid
+from vision.config import load_config
+
+
+@dataclass(frozen=True)
+class IdentifyConfig:
+    w_layout: float
+    w_symbol: float
+    w_colour: float
+    min_score: float
+    min_margin: float
+    grey_chroma: float
+    hue_centres: Mapping[str, float]
+
+
+@cache
+def default_config() -> IdentifyConfig:
+    return load_config("cards", IdentifyConfig, section="identify")
+
+
+@dataclass(frozen=True)
+class Observation:
+    """What the face shows, independent of the catalog.
+
+    ``symbols`` ``(rows, cols, 3)`` float64: share of red, yellow and green pixels in each cell's
+    centre. ``colour_scores`` maps each card colour to a likeness in [0, 1].
+    """
+
+    presence: NDArray[np.float64]
+    symbols: NDArray[np.float64]
+    colour_scores: Mapping[str, float]
+
+    @property
+    def colour(self) -> str:
+        return max(self.colour_scores, key=lambda k: self.colour_scores[k])
+
+
+@dataclass(frozen=True)
+class Identity:
+    """The match: ``card`` is ``None`` when unknown. ``rotation`` is the number of clockwise
+    quarter turns from the catalog grid to the printed grid."""
+
+    card: CatalogCard | None
+    rotation: int
+    confidence: float
+    score: float
+
+
+def _balanced_lab(face: NDArray[np.uint8], paper: NDArray[np.float64]) -> NDArray[np.float32]:
+    """Face in Lab after a von Kries white balance that makes the cells' fill neutral."""
+    gains = float(np.mean(paper)) / np.maximum(paper, 1.0)
+    bal = np.clip(face.astype(np.float32) * gains.astype(np.float32), 0, 255).astype(np.uint8)
+    return cv2.cvtColor(bal, cv2.COLOR_BGR2LAB).astype(np.float32) - np.array([0, 128, 128], np.float32)
+
+
+def _hue_deg(a: NDArray[np.float32], b: NDArray[np.float32]) -> NDArray[np.float32]:
+    return np.degrees(np.arctan2(b, a)) % 360.0
+
+
+def observe(face: NDArray[np.uint8], grid: Grid, px_per_mm: float,
+            config: IdentifyConfig | None = None) -> Observation:
+    """Symbol colours per cell and the card colour.
+
+    Parameters
+    ----------
+    face : (H, W, 3) uint8 array
+        Upright BGR face.
+    grid : Grid
+        Its grid.
+    px_per_mm : float
+        Face scale.
+    """
+    cfg = config or default_config()
+    lab = _balanced_lab(face, grid.paper)
+    rows, cols = grid.shape
+    sym = np.zeros((rows, cols, 3))
+    for r in range(rows):
+        for c in range(cols):
+            x0, y0, x1, y1 = grid.cell_box(r, c)
+            mx, my = 0.25 * (x1 - x0), 0.25 * (y1 - y0)
+            patch = lab[round(y0 + my):round(y1 - my), round(x0 + mx):round(x1 - mx)].reshape(-1, 3)
+            if len(patch) == 0:
+                continue
+            chroma = np.hypot(patch[:, 1], patch[:, 2])
+            hue = _hue_deg(patch[:, 1], patch[:, 2])
+            strong = chroma > 2 * cfg.grey_chroma
+            red = strong & ((hue < 45) | (hue > 340))
+            yellow = strong & (hue >= 55) & (hue < 105)
+            green = strong & (hue >= 105) & (hue < 200)
+            sym[r, c] = (red.mean(), yellow.mean(), green.mean())
+    h, w = lab.shape[:2]
+    band = round(2.5 * px_per_mm)
+    edge = round(0.8 * px_per_mm)
+    mask = np.zeros((h, w), bool)
+    mask[edge:h - edge, edge:w - edge] = True
+    mask[edge + band:h - edge - band, edge + band:w - edge - band] = False
+    corner = round(16 * px_per_mm)
+    mask[:corner, :corner] = False
+    mask[:corner, w - corner:] = False
+    px = lab[mask]
+    a, b = float(np.median(px[:, 1])), float(np.median(px[:, 2]))
+    chroma = float(np.hypot(a, b))
+    hue = float(_hue_deg(np.float32(a), np.float32(b)))
+    scores: dict[str, float] = {}
+    grey_like = float(np.clip(1.5 - chroma / cfg.grey_chroma, 0.0, 1.0))
+    scores["grey"] = grey_like
+    for name, centre in cfg.hue_centres.items():
+        d = abs((hue - centre + 180.0) % 360.0 - 180.0)
+        scores[name] = (1.0 - grey_like) * float(np.clip(1.0 - d / 90.0, 0.0, 1.0))
+    return Observation(grid.presence, sym, scores)
+
+
+def _symbol_score(expected: NDArray[np.str_], sym: NDArray[np.float64]) -> float:
+    cap = 0.15
+    total, n = 0.0, 0
+    for (r, c), s in np.ndenumerate(expected):
+        if s == ".":
+            continue
+        red, yellow, green = np.clip(sym[r, c] / cap, 0.0, 1.0)
+        if s == "X":
+            v = red
+        elif s == "C":
+            v = yellow
+        elif s == "P":
+            v = green
+        else:
+            v = 1.0 - max(red, yellow, green)
+        total += float(v)
+        n += 1
+    return total / max(1, n)
+
+
+def identify(obs: Observation, catalog: Catalog, config: IdentifyConfig | None = None) -> Identity:
+    """Match an observation against every card of ``catalog`` under four rotations."""
+    cfg = config or default_config()
+    shape = obs.presence.shape
+    wsum = cfg.w_layout + cfg.w_symbol + cfg.w_colour
+    best: dict[str, tuple[float, int, CatalogCard]] = {}
+    for card in catalog.cards:
+        for k in range(4):
+            g = card.grid(k)
+            if g.shape != shape:
+                continue
+            cell = (g != ".").astype(float)
+            layout = 1.0 - float(np.mean(np.abs(obs.presence - cell)))
+            score = (cfg.w_layout * layout + cfg.w_symbol * _symbol_score(g, obs.symbols)
+                     + cfg.w_colour * float(obs.colour_scores.get(card.colour, 0.0))) / wsum
+            if card.id not in best or score > best[card.id][0]:
+                best[card.id] = (score, k, card)
+    if not best:
+        return Identity(None, 0, 0.0, 0.0)
+    ranked = sorted(best.values(), key=lambda t: -t[0])
+    top_score, top_k, top_card = ranked[0]
+    second = ranked[1][0] if len(ranked) > 1 else 0.0
+    margin = top_score - second
+    above = (top_score - cfg.min_score) / (1.0 - cfg.min_score)
+    conf = float(np.clip(min(above, margin / (3.0 * cfg.min_margin)), 0.0, 1.0))
+    if top_score < cfg.min_score or margin < cfg.min_margin:
+        return Identity(None, 0, conf, top_score)
+    return Identity(top_card, top_k, conf, top_score)

@@ -1,0 +1,138 @@
+"""The whole map-card reader: detect -> rectify -> grid -> identify -> marks."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cache
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.cards import detect as detect_mod
+from vision.cards import grid as grid_mod
+from vision.cards import identify as identify_mod
+from vision.cards import marks as marks_mod
+from vision.cards import rectify as rectify_mod
+from vision.cards.catalog import Catalog, load_catalog
+from vision.types import CardReading, Cell, Quad
+
+
+@dataclass(frozen=True)
+class CardsConfig:
+    """All thresholds of the reader, one config per stage (``vision/data/config/cards.json``)."""
+
+    detect: detect_mod.DetectConfig = field(default_factory=detect_mod.default_config)
+    rectify: rectify_mod.RectifyConfig = field(default_factory=rectify_mod.default_config)
+    grid: grid_mod.GridConfig = field(default_factory=grid_mod.default_config)
+    marks: marks_mod.MarksConfig = field(default_factory=marks_mod.default_config)
+    identify: identify_mod.IdentifyConfig = field(default_factory=identify_mod.default_config)
+
+
+@cache
+def default_config() -> CardsConfig:
+    return CardsConfig()
+
+
+def _quad(corners: NDArray[np.float64]) -> Quad:
+    p = [(float(x), float(y)) for x, y in corners]
+    return (p[0], p[1], p[2], p[3])
+
+
+def to_catalog_frame(cells: list[tuple[int, int]], catalog_shape: tuple[int, int],
+                     rotation: int) -> list[Cell]:
+    """Map printed-frame cells to the catalog frame of a grid turned ``rotation`` quarter turns
+    clockwise (catalog -> printed)."""
+    rows, cols = catalog_shape
+    idx = np.rot90(np.arange(rows * cols).reshape(rows, cols), -(rotation % 4))
+    out: list[Cell] = []
+    for r, c in cells:
+        cr, cc = divmod(int(idx[r, c]), cols)
+        out.append((cr, cc))
+    return sorted(out)
+
+
+def reference_ink(catalog: Catalog, card_id: str, cfg: CardsConfig,
+                  ) -> tuple[NDArray[np.float64], NDArray[np.float64], tuple[int, int]] | None:
+    """Ring and centre ink of the clean reference face of ``card_id``, printed frame."""
+    ref = catalog.reference(card_id)
+    if ref is None:
+        return None
+    w = round(cfg.rectify.card_mm[0] * cfg.rectify.px_per_mm)
+    h = round(cfg.rectify.card_mm[1] * cfg.rectify.px_per_mm)
+    face = cv2.resize(ref, (w, h), interpolation=cv2.INTER_AREA)
+    g = grid_mod.locate_grid(face, cfg.rectify.px_per_mm, cfg.grid)
+    if g is None:
+        return None
+    ring, centre = marks_mod.cell_ink(face, g, cfg.marks)
+    return ring, centre, g.shape
+
+
+def read_one(image: NDArray[np.uint8], quad: detect_mod.CardQuad, catalog: Catalog,
+             cfg: CardsConfig) -> CardReading | None:
+    """Read one detected card; ``None`` when the quad shows no grid of cells (not a map card)."""
+    if quad.partial:
+        return CardReading(None, None, 0.0, _quad(quad.corners), (), (), False, True)
+    face = rectify_mod.rectify(image, quad.corners, cfg.rectify)
+    ppm = cfg.rectify.px_per_mm
+    grid = grid_mod.locate_grid(face.image, ppm, cfg.grid)
+    if grid is None:
+        return None
+    obs = identify_mod.observe(face.image, grid, ppm, cfg.identify)
+    ident = identify_mod.identify(obs, catalog, cfg.identify)
+    if ident.card is not None:
+        printed = ident.card.grid(ident.rotation)
+    else:
+        printed = np.where(grid.presence >= 0.5, "#", ".")
+    ref = reference_ink(catalog, ident.card.id, cfg) if ident.card is not None else None
+    ref_pair = (ref[0], ref[1]) if ref is not None and ref[2] == grid.shape else None
+    verdicts = marks_mod.read_marks(face.image, grid, printed, ref_pair, cfg.marks)
+    marked = [(int(r), int(c)) for r, c in zip(*np.nonzero(verdicts.state == 1), strict=True)]
+    uncertain = [(int(r), int(c)) for r, c in zip(*np.nonzero(verdicts.state == -1), strict=True)]
+    n_cells = int(np.sum(printed != "."))
+    complete = ident.card is not None and len(marked) == n_cells
+    if ident.card is not None:
+        marked = to_catalog_frame(marked, ident.card.shape, ident.rotation)
+        uncertain = to_catalog_frame(uncertain, ident.card.shape, ident.rotation)
+    colour = ident.card.colour if ident.card is not None else obs.colour
+    return CardReading(
+        id=ident.card.id if ident.card is not None else None,
+        colour=colour,
+        confidence=ident.confidence * (0.5 + 0.5 * face.upright_confidence),
+        corners=_quad(face.corners),
+        marked=tuple(marked),
+        uncertain=tuple(uncertain),
+        complete=complete,
+        partial=False,
+        grid_rotation=ident.rotation,
+        grid_shape=grid.shape,
+    )
+
+
+def read(image: NDArray[np.uint8], catalog: Catalog | None = None,
+         config: CardsConfig | None = None) -> list[CardReading]:
+    """Find, identify and read every treasure-map card in a photo.
+
+    Parameters
+    ----------
+    image : (H, W, 3) uint8 array
+        BGR photo (any size; detection runs on a downscaled copy, faces are cut from the full
+        image).
+    catalog : Catalog, optional
+        The built-in catalog when ``None``.
+    config : CardsConfig, optional
+
+    Returns
+    -------
+    list of CardReading
+        One per card, complete cards first. Marked and uncertain cells are in the catalog frame
+        when the card was identified.
+    """
+    cfg = config or default_config()
+    cat = catalog or load_catalog()
+    out: list[CardReading] = []
+    for quad in detect_mod.detect(image, cfg.detect):
+        reading = read_one(image, quad, cat, cfg)
+        if reading is not None:
+            out.append(reading)
+    return out
