@@ -394,17 +394,19 @@ def profiles_dir() -> Path:
 def profile_path(name_or_path: str | os.PathLike[str]) -> Path:
     """Where the profile ``name_or_path`` lives.
 
-    A value containing a path separator or ending in ``.json`` is a path; anything else is a
-    profile name (letters, digits, ``_``, ``-``, ``.``; up to 64 characters).
+    A value ending in ``.json`` is a path; anything else is a profile name (letters, digits,
+    ``_``, ``-``, ``.``; up to 64 characters).
 
     Raises
     ------
     ProfileError
-        For a name with other characters.
+        For a name with other characters, or a path not ending in ``.json``.
     """
     text = os.fspath(name_or_path)
-    if "/" in text or os.sep in text or text.lower().endswith(".json"):
+    if text.lower().endswith(".json"):
         return Path(text).expanduser()
+    if "/" in text or os.sep in text:
+        raise ProfileError(f"{text}: a profile path must end in .json")
     if not _NAME_RE.match(text):
         raise ProfileError(f"profile name {text!r}: use letters, digits, '_', '-' or '.' (up to 64), "
                            "or give a path to a .json file")
