@@ -9,6 +9,7 @@ as a file name: session ids are integers, images are decoded from memory.
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections.abc import Iterator, Mapping
 from typing import Any
@@ -115,6 +116,111 @@ def run_analysis(data: bytes, game: str) -> dict[str, Any]:
     if decoded.scale != 1.0:
         out["image"]["scale"] = round(float(decoded.scale), 4)
     return out
+
+
+_ID = re.compile(r"^[A-Za-z0-9-]{0,12}$")
+_BOARD = re.compile(r"^[WUGRKPY.?]{5}$")
+_SET_KEYS = ("cards", "completed", "coins", "palms", "trophies")
+
+
+def _int(value: Any, field: str, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise InvalidField(field, f"expected a whole number from {low} to {high}")
+    return value
+
+
+def _seat(value: Any, field: str, seats: set[int]) -> int:
+    if isinstance(value, str) and value.isdigit():
+        value = int(value)
+    if isinstance(value, bool) or value not in seats:
+        raise InvalidField(field, f"no player sits at seat {value!r}")
+    return int(value)
+
+
+def _id(value: Any, field: str) -> str:
+    if not isinstance(value, str) or not _ID.match(value):
+        raise InvalidField(field, "expected a card id such as t12 or e6")
+    return value
+
+
+def _int_list(value: Any, field: str, high: int, most: int) -> None:
+    if not isinstance(value, list) or len(value) > most:
+        raise InvalidField(field, f"expected a list of at most {most} numbers")
+    for i, v in enumerate(value):
+        _int(v, f"{field}[{i}]", 0, high)
+
+
+def validate_payload(kind: str, payload: Any, seats: set[int]) -> dict[str, Any]:
+    """Check the fields of a correction/note/reading payload (the pages' bookkeeping).
+
+    Known keys: ``seat``, ``turn``, ``board`` (5 strings of 5 letters ``WUGRKPY.?``), ``privileges``
+    ({seat: 0-3}), ``expedition`` (an id), ``set`` ({cards, completed, coins, palms, trophies}),
+    ``source`` and ``text`` (short strings), ``reading`` (an object). Anything else is refused.
+    """
+    if not isinstance(payload, dict):
+        raise InvalidField("payload", "expected a JSON object")
+    for key, value in payload.items():
+        where = f"payload.{key}"
+        if key in ("seat", "turn"):
+            _seat(value, where, seats)
+        elif key == "board":
+            if not isinstance(value, list) or len(value) != 5 or not all(
+                    isinstance(r, str) and _BOARD.match(r) for r in value):
+                raise InvalidField(where, "expected 5 rows of 5 letters from WUGRKPY. (? for unreadable)")
+        elif key == "privileges":
+            if not isinstance(value, dict):
+                raise InvalidField(where, "expected {seat: count}")
+            for seat, count in value.items():
+                _seat(seat, f"{where}.{seat}", seats)
+                _int(count, f"{where}.{seat}", 0, 3)
+        elif key == "expedition":
+            _id(value, where)
+        elif key in ("source", "text"):
+            if not isinstance(value, str) or len(value) > 500:
+                raise InvalidField(where, "expected a text of at most 500 characters")
+        elif key == "reading":
+            if not isinstance(value, dict):
+                raise InvalidField(where, "expected an object")
+        elif key == "set":
+            _validate_set(value, where)
+        else:
+            raise InvalidField(where, "unknown field")
+    if "set" in payload and "seat" not in payload:
+        raise InvalidField("payload.seat", "missing: whose values are being set")
+    return payload
+
+
+def _validate_set(value: Any, where: str) -> None:
+    if not isinstance(value, dict):
+        raise InvalidField(where, "expected an object")
+    for key, v in value.items():
+        field = f"{where}.{key}"
+        if key == "cards":
+            if not isinstance(v, list) or len(v) > 2:
+                raise InvalidField(field, "expected at most 2 active cards")
+            for i, card in enumerate(v):
+                if not isinstance(card, dict) or set(card) - {"id", "marks"}:
+                    raise InvalidField(f"{field}[{i}]", "expected {id, marks}")
+                _id(card.get("id", ""), f"{field}[{i}].id")
+                marks = card.get("marks", [])
+                if not isinstance(marks, list) or len(marks) > 16:
+                    raise InvalidField(f"{field}[{i}].marks", "expected a list of [row, col] cells")
+                for j, cell in enumerate(marks):
+                    if not isinstance(cell, list) or len(cell) != 2:
+                        raise InvalidField(f"{field}[{i}].marks[{j}]", "expected [row, col]")
+                    _int(cell[0], f"{field}[{i}].marks[{j}]", 0, 9)
+                    _int(cell[1], f"{field}[{i}].marks[{j}]", 0, 9)
+        elif key == "completed":
+            if not isinstance(v, list) or len(v) > 60:
+                raise InvalidField(field, "expected a list of card ids")
+            for i, cid in enumerate(v):
+                _id(cid, f"{field}[{i}]")
+        elif key == "coins":
+            _int(v, field, 0, 99)
+        elif key in ("palms", "trophies"):
+            _int_list(v, field, 99, 12)
+        else:
+            raise InvalidField(field, f"unknown field; expected one of {', '.join(_SET_KEYS)}")
 
 
 def publish_session_event(session_id: int, event: Mapping[str, Any]) -> None:
@@ -260,9 +366,22 @@ def sessions() -> Response:
 
 @bp.post("/sessions")
 def create_session() -> tuple[Response, int]:
-    """Start a game: ``{"game", "players": [{"name", "seat"?, "start_player"?}], "state"?}``."""
+    """Start a game: ``{"game", "players": [{"name", "seat"?, "start_player"?}], "state"?}``.
+
+    With ``"score"`` (a ``goldtable score`` document) the game is recorded as finished at once, in
+    the same transaction (a score pad saved to the history).
+    """
+    from scoring import game_entry
+
     data = object_body()
-    created = store().create_session(data.get("game", ""), data.get("players"), data.get("state"))
+    game = data.get("game", "")
+    final = None
+    doc = data.get("score")
+    if doc is not None:
+        if not isinstance(doc, Mapping) or doc.get("game") != game:
+            raise InvalidField("score", f"expected a 'goldtable score' JSON object for {game!r}")
+        final = (game_entry(doc).score(doc), doc)
+    created = store().create_session(game, data.get("players"), data.get("state"), final)
     publish_session_event(created["id"], created["events"][-1])
     return jsonify(created), 201
 
@@ -313,8 +432,12 @@ def record_turn(session_id: int) -> Response:
 def record_event(session_id: int) -> Response:
     """Record a correction, a note or a reading: ``{"kind", "payload": {...}, "state"?: {...}}``."""
     data = object_body()
-    payload = data.get("payload", {})
-    event = store().add_event(session_id, str(data.get("kind", "")), payload, _state_field(data))
+    session = store().get_session(session_id)
+    kind = data.get("kind")
+    if kind not in ("correction", "note", "reading"):
+        raise InvalidField("kind", "expected correction, note or reading")
+    payload = validate_payload(kind, data.get("payload", {}), {p["seat"] for p in session["players"]})
+    event = store().add_event(session_id, kind, payload, _state_field(data))
     publish_session_event(session_id, event)
     return jsonify(event)
 

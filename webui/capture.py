@@ -72,7 +72,8 @@ class ReaderLike(Protocol):
 
 
 class _TrackReader:
-    """Adapter over :class:`vision.track.LiveReader`."""
+    """Adapter over :class:`vision.track.LiveReader` (cheap change detection, full reading on
+    settled changes, :class:`vision.track.Tracker` for stability and events)."""
 
     def __init__(self, reader: Any) -> None:
         self._reader = reader
@@ -80,11 +81,9 @@ class _TrackReader:
     def update(self, image: NDArray[np.uint8], timestamp: float) -> LiveReading:
         from vision.sources import Frame
 
-        out = self._reader.update(Frame(image, timestamp, 0))
-        events = tuple(_jsonable(e) for e in (getattr(out, "events", ()) or ()))
-        state = getattr(out, "state", None)
-        scene = getattr(out, "reading", None) or getattr(out, "scene", None) or state
-        return LiveReading(_jsonable(state), events, scene)
+        out = self._reader.process(Frame(image, timestamp, 0))
+        events = tuple(_jsonable(e) for e in out.events)
+        return LiveReading(_jsonable(out.state), events, self._reader.last_reading)
 
 
 class _AnalyzeReader:
@@ -108,16 +107,42 @@ class _AnalyzeReader:
         return self._last
 
 
-def default_reader(game: str, profile: Any, settings: Settings) -> ReaderLike:
-    """The tracker-backed reader when :mod:`vision.track` is available, else periodic analysis."""
+SeatOf = Callable[[tuple[float, float]], "str | None"]
+
+
+def seat_function(spec: str | int | None, profile: Any) -> SeatOf | None:
+    """Who sits where: the profile's seat zones, else the demo table's halves, else nobody."""
+    seat_of = getattr(profile, "seat_of", None)
+    if callable(seat_of):
+        return seat_of  # type: ignore[no-any-return]
+    text = str(spec).strip().lower() if spec is not None else ""
+    if text == "demo" or text.startswith("demo:"):
+        seed = text[5:] if text.startswith("demo:") else "0"
+        if seed.isdigit():
+            try:
+                from vision.synth.demo import DemoTable
+            except ImportError:
+                return None
+            table_seat: SeatOf = DemoTable(int(seed)).seat_of
+            return table_seat
+    return None
+
+
+def default_reader(game: str, profile: Any, settings: Settings, seat_of: SeatOf | None = None) -> ReaderLike:
+    """The tracker-backed live reader; periodic full analysis when :mod:`vision.track` is missing.
+
+    ``seat_of(point)`` tells the tracker whose card is whose.
+    """
     try:
-        from vision.track import LiveReader
+        from vision.track import LiveReader, Tracker
     except ImportError:
         return _AnalyzeReader(game, profile, settings.read_every_s)
-    try:
-        return _TrackReader(LiveReader(game=game, profile=profile))
-    except TypeError:
-        return _TrackReader(LiveReader())
+    from vision.analyze import analyze
+
+    def analyze_fn(image: NDArray[np.uint8]) -> Any:
+        return analyze(image, game, None, profile)
+
+    return _TrackReader(LiveReader(analyze_fn, Tracker(seat_of=seat_of)))
 
 
 def draw_overlays(image: NDArray[np.uint8], scene: Any) -> NDArray[np.uint8]:
@@ -255,7 +280,8 @@ class Capture:
         self.demo_fallback = demo_fallback
         self.hub = hub or EventHub(settings.sse_queue_size)
         self._source_factory = source_factory
-        self._reader_factory = reader_factory or (lambda: default_reader(game, profile, settings))
+        self._reader_factory = reader_factory or (
+            lambda: default_reader(game, profile, settings, seat_function(spec, profile)))
         self._cond = threading.Condition()
         self._lock = threading.Lock()
         self._thread: threading.Thread | None = None

@@ -207,13 +207,22 @@ class Store:
     # -- sessions ---------------------------------------------------------------------------------
 
     def create_session(
-        self, game: str, players: Any, state: Mapping[str, Any] | None = None
+        self,
+        game: str,
+        players: Any,
+        state: Mapping[str, Any] | None = None,
+        final: tuple[Mapping[str, Any], Mapping[str, Any]] | None = None,
     ) -> dict[str, Any]:
-        """Create a game session with its players; returns it as :meth:`get_session` does."""
+        """Create a game session with its players; returns it as :meth:`get_session` does.
+
+        ``final`` = ``(scored, document)`` records a finished game in the same transaction
+        (a score pad saved to the history), as :meth:`finish` would.
+        """
         if game not in GAMES:
             raise InvalidField("game", f"unknown game {game!r}; expected one of {', '.join(GAMES)}")
         checked = validate_players(players, self.limits)
         state_text = _dump(state or {}, "state", self.limits.max_payload_bytes)
+        final_text = self._final_payload(*final) if final is not None else None
         now = _now()
         with self._write() as conn:
             cur = conn.execute(
@@ -229,6 +238,8 @@ class Store:
                 "INSERT INTO events (session_id, seq, kind, payload, created) VALUES (?, 1, 'setup', ?, ?)",
                 (sid, json.dumps({"players": checked}, ensure_ascii=False), now),
             )
+            if final is not None and final_text is not None:
+                self._finish(conn, sid, final[0], final_text, now)
         return self.get_session(sid)
 
     def _session_row(self, conn: sqlite3.Connection, session_id: int) -> sqlite3.Row:
@@ -386,38 +397,46 @@ class Store:
         ``winners``); ``document`` the input it was computed from (kept in the ``finish`` event).
         Finishing again replaces the results (a correction after the fact).
         """
-        players = scored.get("players")
-        if not isinstance(players, list):
-            raise InvalidField("players", "the score has no players list")
-        winners = set(scored.get("winners") or [])
+        payload = self._final_payload(scored, document)
         now = _now()
-        payload = _dump({"input": dict(document), "result": dict(scored)}, "document",
-                        self.limits.max_payload_bytes * 4)
         with self._write() as conn:
             self._session_row(conn, session_id)
-            seats = {
-                r["name"].casefold(): int(r["seat"])
-                for r in conn.execute("SELECT seat, name FROM players WHERE session_id = ?", (session_id,))
-            }
-            conn.execute("DELETE FROM results WHERE session_id = ?", (session_id,))
-            used = set(seats.values())
-            for i, p in enumerate(players):
-                name = str(p.get("name", f"player {i + 1}"))
-                seat = seats.get(name.casefold())
-                if seat is None:
-                    seat = max(used, default=0) + 1
-                    used.add(seat)
-                total = p.get("total")
-                conn.execute(
-                    "INSERT INTO results (session_id, seat, name, score, rank, winner, breakdown) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    (session_id, seat, name, total if isinstance(total, int | float) else None,
-                     p.get("rank") if isinstance(p.get("rank"), int) else None, int(name in winners),
-                     json.dumps(p.get("breakdown", {}), ensure_ascii=False)),
-                )
-            self._append(conn, session_id, "finish", payload, now)
-            conn.execute("UPDATE sessions SET status = 'finished' WHERE id = ?", (session_id,))
+            self._finish(conn, session_id, scored, payload, now)
         return self.get_session(session_id)
+
+    def _final_payload(self, scored: Mapping[str, Any], document: Mapping[str, Any]) -> str:
+        if not isinstance(scored.get("players"), list):
+            raise InvalidField("players", "the score has no players list")
+        return _dump({"input": dict(document), "result": dict(scored)}, "document",
+                     self.limits.max_payload_bytes * 4)
+
+    def _finish(self, conn: sqlite3.Connection, session_id: int, scored: Mapping[str, Any],
+                payload: str, now: float) -> None:
+        players = scored["players"]
+        winners = set(scored.get("winners") or [])
+        seats = {
+            r["name"].casefold(): int(r["seat"])
+            for r in conn.execute("SELECT seat, name FROM players WHERE session_id = ?", (session_id,))
+        }
+        conn.execute("DELETE FROM results WHERE session_id = ?", (session_id,))
+        used = set(seats.values())
+        for i, p in enumerate(players):
+            name = str(p.get("name", f"player {i + 1}"))
+            seat = seats.get(name.casefold())
+            if seat is None:
+                seat = max(used, default=0) + 1
+                used.add(seat)
+            total = p.get("total")
+            rank = p.get("rank")
+            conn.execute(
+                "INSERT INTO results (session_id, seat, name, score, rank, winner, breakdown) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (session_id, seat, name, total if isinstance(total, int | float) else None,
+                 rank if isinstance(rank, int) else None, int(name in winners),
+                 json.dumps(p.get("breakdown", {}), ensure_ascii=False)),
+            )
+        self._append(conn, session_id, "finish", payload, now)
+        conn.execute("UPDATE sessions SET status = 'finished' WHERE id = ?", (session_id,))
 
     # -- exports ----------------------------------------------------------------------------------
 

@@ -41,6 +41,19 @@ gt.el = function (tag, attrs, ...children) {
 
 gt.clear = function (node) { while (node.firstChild) node.removeChild(node.firstChild); return node; };
 
+// The live state gives the board as 5 strings and the expedition as an id; `goldtable analyze`
+// gives objects ({cells: [...]} and {id: ...}). These accept both.
+gt.boardCells = function (reading) {
+  const b = reading && reading.board;
+  if (!b) return null;
+  return Array.isArray(b) ? b : b.cells;
+};
+gt.expeditionId = function (reading) {
+  const e = reading && reading.expedition;
+  if (!e) return null;
+  return typeof e === "string" ? e : e.id;
+};
+
 gt.cellsText = function (cells) { return (cells || []).map((c) => "(" + c[0] + "," + c[1] + ")").join(" "); };
 
 gt.boardNode = function (cells, compare) {
@@ -72,11 +85,12 @@ gt.renderReading = function (node, reading) {
         (card.uncertain || []).length ? " · unsure: " + gt.cellsText(card.uncertain) : null));
     }
     node.append(gt.el("p", { class: "cards-count", text: cards.length + " map card(s) recognised" }), list);
-    if (reading.expedition) node.append(gt.el("p", { text: "Expedition card: " + reading.expedition.id }));
+    const exp = gt.expeditionId(reading);
+    if (exp) node.append(gt.el("p", { class: "expedition-read", text: "Expedition card: " + exp }));
   }
   if (reading.board !== undefined) {
     if (reading.board) {
-      node.append(gt.el("p", { class: "board-read", text: "Splendor Duel board:" }), gt.boardNode(reading.board.cells));
+      node.append(gt.el("p", { class: "board-read", text: "Splendor Duel board:" }), gt.boardNode(gt.boardCells(reading)));
     } else {
       node.append(gt.el("p", { class: "muted", text: "No Splendor Duel board in view." }));
     }
@@ -103,7 +117,10 @@ gt.renderScore = function (node, scored) {
   if (scored.winners && scored.winners.length) {
     node.append(gt.el("p", { class: "winners", text: "Winner: " + scored.winners.join(" & ") }));
   }
-  const skip = new Set(["game", "players", "winners"]);
+  for (const note of scored.tiebreak || []) {
+    node.append(gt.el("p", { class: "tiebreak" }, gt.el("strong", { text: "Tie-break: " }), note.text || JSON.stringify(note)));
+  }
+  const skip = new Set(["game", "players", "winners", "tiebreak"]);
   for (const [k, v] of Object.entries(scored)) {
     if (skip.has(k)) continue;
     node.append(gt.el("p", { class: "note" }, gt.el("strong", { text: k.replace(/_/g, " ") + ": " }),
