@@ -1,0 +1,49 @@
+"""Profiles for the benchmarks: calibrated from the sheet under the scenes' own light."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+from calibration.bench import photograph_sheet, profile_for_conditions
+from calibration.homography import find_table
+from vision.synth.camera import Conditions, sample_conditions, strong_cast
+
+
+def test_profile_undoes_a_strong_cast(rng: np.random.Generator) -> None:
+    cast = strong_cast(rng)
+    cond = Conditions(size=(960, 540), cast=cast, brightness=0.85, noise_sigma=2.0, jpeg_quality=85)
+    profile = profile_for_conditions(cond, rng, tokens=False)
+    assert profile.verdict == "good"
+    expected = np.diag(1.0 / (np.asarray(cast) * 0.85))
+    assert np.abs(profile.colour.combined - expected).max() < 0.06 * expected.max()
+
+
+def test_hard_conditions_still_calibrate(rng: np.random.Generator) -> None:
+    for _ in range(3):
+        cond = dataclasses.replace(sample_conditions(rng, "hard", (960, 540)), cast=strong_cast(rng))
+        profile = profile_for_conditions(cond, rng, tokens=False)
+        assert profile.calibrated
+        # the white balance moves each channel the opposite way of the cast
+        wb = np.asarray(profile.colour.white_balance)
+        assert np.argmax(wb) == np.argmin(cond.cast)
+
+
+def test_sheet_photo_keeps_the_whole_sheet_in_view(rng: np.random.Generator) -> None:
+    cond = Conditions(size=(960, 540), zoom=1.4, tilt_deg=30.0)
+    photo = photograph_sheet(cond, rng)
+    quad = np.asarray(photo.quads[0])
+    assert quad[:, 0].min() > 0 and quad[:, 1].min() > 0
+    assert quad[:, 0].max() < 960 and quad[:, 1].max() < 540
+    assert find_table(photo.image).good
+
+
+def test_tokens_are_enrolled_when_the_board_reader_is_there(rng: np.random.Generator) -> None:
+    pytest.importorskip("vision.board.learn")
+    pytest.importorskip("vision.synth.board")
+    cond = Conditions(size=(960, 540), cast=(1.25, 1.0, 0.72))
+    profile = profile_for_conditions(cond, rng)
+    assert profile.token_model is not None
+    assert profile.token_layout is not None and len(profile.token_layout) == 5

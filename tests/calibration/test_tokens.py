@@ -1,0 +1,86 @@
+"""Token enrolment: layouts, and the round trip photo -> model -> reading."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+from calibration.errors import CalibrationError
+from calibration.profile import Profile
+from calibration.tokens import default_layout, enrol_tokens, format_layout, missing_kinds, parse_layout
+
+LAYOUT = ("WUGRK", "PY.WU", "GRKPY", "UG.RK", "WUGRY")
+
+
+@pytest.mark.parametrize("text", [
+    "WUGRK,PY.WU,GRKPY,UG.RK,WUGRY",
+    "wugrk py.wu grkpy ug.rk wugry",
+    "WUGRK/PY-WU/GRKPY/UG_RK/WUGRY",
+    "WUGRKPY.WUGRKPYUG.RKWUGRY",
+    "WUGRK\nPY.WU\nGRKPY\nUG.RK\nWUGRY\n",
+])
+def test_layout_forms(text: str) -> None:
+    assert parse_layout(text) == LAYOUT
+    assert parse_layout(list(LAYOUT)) == LAYOUT
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("WUGRK,PY.WU,GRKPY,UG.RK", "got 4 rows"),
+    ("WUGRK,PY.WU,GRKPY,UG.RK,WUGR", "row 5 'WUGR': expected 5 letters"),
+    ("WUGRK,PY.WU,GRKPX,UG.RK,WUGRY", "unknown letter"),
+    ("WWWWW,.....,.....,.....,.....", "5 W tokens, but the game has only 4"),
+    ("PPP..,.....,.....,.....,.....", "only 2"),
+    (".....,.....,.....,.....,.....", "no tokens"),
+])
+def test_bad_layouts_say_why(text: str, message: str) -> None:
+    with pytest.raises(CalibrationError, match=message):
+        parse_layout(text)
+
+
+def test_default_layout_is_valid_and_complete() -> None:
+    rows = parse_layout("default")
+    assert rows == default_layout()
+    assert missing_kinds(rows) == ()
+    assert len(format_layout(rows).splitlines()) == 5
+
+
+def test_enrolment_needs_every_kind() -> None:
+    img = np.zeros((10, 10, 3), np.uint8)
+    with pytest.raises(CalibrationError, match="no P token"):
+        enrol_tokens(img, "WUGRK,.Y.WU,GRK.Y,UG.RK,WUGRY", Profile(name="t"))
+
+
+def test_enrolment_without_a_board_is_a_clear_error(rng: np.random.Generator) -> None:
+    img = rng.integers(0, 255, (120, 160, 3), dtype=np.uint8)
+    with pytest.raises(CalibrationError, match="token enrolment failed"):
+        enrol_tokens(img, "default", Profile(name="t"))
+
+
+def test_enrolment_round_trip_under_a_cast(rng: np.random.Generator) -> None:
+    board = pytest.importorskip("vision.board")
+    synth_board = pytest.importorskip("vision.synth.board")
+    from calibration.bench import profile_for_conditions
+    from vision.synth.camera import Conditions
+
+    cond = Conditions(size=(960, 540), cast=(0.55, 0.85, 1.15), brightness=0.9, noise_sigma=1.0)
+    profile = profile_for_conditions(cond, rng, tokens=False)
+    assert profile.token_model is None
+    scene = synth_board.render_board_scene(rng, "easy", cond.size, layout=default_layout(), conditions=cond,
+                                           hand=False)
+    enrolled = enrol_tokens(scene.image, scene.cells, profile)
+    assert enrolled.token_layout == scene.cells
+    assert enrolled.colour == profile.colour
+    model = board.TokenModel.from_json(enrolled.token_model)
+    assert model.to_json() == enrolled.token_model
+    # the model is learnt on the prepared image, exactly what the reader sees with the profile
+    direct = board.learn_tokens(profile.prepare(scene.image), scene.cells)
+    assert direct.to_json() == enrolled.token_model
+    # and reading the enrolment photo with the profile gives the layout back
+    reading = board.read(enrolled.prepare(scene.image), profile=enrolled)
+    assert reading is not None
+    assert reading.cells == scene.cells
+    # the stored model survives a save/load cycle
+    again = Profile.from_json(enrolled.to_json())
+    assert dataclasses.replace(again, seats=enrolled.seats).token_model == enrolled.token_model
