@@ -90,6 +90,15 @@ def test_bad_input_exits_2_with_one_line(args: list[str], stdin: str | None, mes
     assert "Traceback" not in result.output
 
 
+def test_check_template_round_trips() -> None:
+    shown = run(["check", "--template", "silver-gold"])
+    assert shown.exit_code == 0
+    out = json.loads(run(["check", "-"], stdin=shown.output).output)
+    assert out["legal"] is True
+    refused = run(["check", "--template", "valdora"])
+    assert refused.exit_code == 2 and "has no move checker" in refused.output
+
+
 def test_help_describes_the_formats() -> None:
     assert "--template" in run(["score", "--help"]).output
     assert "illegal" in run(["check", "--help"]).output

@@ -13,7 +13,8 @@
 
     {"game": "silver-gold", "shape": "e6" | [[r, c], ...],
      "cards": [{"id": "t4", "before": [[r, c], ...], "after": [[r, c], ...]}, {...}],
-     "display_palms": 0, "coins": 0, "palm_boxes_used": 0}   # the last three optional
+     "display_palms": 0, "coins": 0, "palm_boxes_used": 0,  # optional
+     "hints": false}                                         # optional: list every legal placement
 
 Instead of ``after`` a card may give ``marked``: only the cells marked during the turn.
 """
@@ -37,7 +38,7 @@ from scoring.silver_gold.catalog import (
     load_rules,
 )
 from scoring.silver_gold.final import CompletedCard, FinalSheet, final_standings, sheet_summary
-from scoring.silver_gold.placement import CardTurn, check_turn
+from scoring.silver_gold.placement import CardTurn, check_turn, legal_placements
 from scoring.silver_gold.shapes import Shape
 
 __all__ = ["check", "score", "template"]
@@ -210,7 +211,9 @@ def check(data: Mapping[str, Any]) -> dict[str, Any]:
     -------
     dict
         ``{"legal", "reason", "shape_card", "shape_cells", "single_cell", "bonus_cells":
-        [{"card", "cell"}], "coins", "palms"}``; an illegal turn is an answer, not an error.
+        [{"card", "cell"}], "coins", "palms"}``; an illegal turn is an answer, not an error. With
+        ``"hints": true`` also ``"hints": [{"card", "placements": [[[r, c], ...], ...]}]``: every
+        placement of the shape on each card's cells unmarked before the turn.
 
     Raises
     ------
@@ -235,7 +238,14 @@ def check(data: Mapping[str, Any]) -> dict[str, Any]:
         coin_boxes=rules.coin_boxes,
         palm_boxes=rules.palm_boxes,
     )
-    return verdict.to_json()
+    out = verdict.to_json()
+    if data.get("hints", False) is True:
+        out["hints"] = [
+            {"card": t.card.id,
+             "placements": [[list(c) for c in sorted(p)] for p in legal_placements(t.card, t.before, shape)]}
+            for t in turns
+        ]
+    return out
 
 
 def template() -> dict[str, Any]:

@@ -137,6 +137,18 @@ def test_check_rejects_bad_input(change: dict[str, Any], message: str) -> None:
         check(data)
 
 
+def test_check_lists_hints_on_request() -> None:
+    data = {"game": "silver-gold", "shape": "e8", "hints": True,
+            "cards": [{"id": "t4", "before": [[2, 2]], "after": [[2, 2]]},
+                      {"id": "t40", "before": [], "after": []}]}
+    out = check(data)
+    assert out["legal"] is False
+    hints = {h["card"]: h["placements"] for h in out["hints"]}
+    assert len(hints["t4"]) == 3 and len(hints["t40"]) == 3
+    assert [[1, 0], [1, 1], [2, 0], [2, 1]] in hints["t40"]
+    assert "hints" not in check({**data, "hints": False})
+
+
 def test_check_reports_water_in_new_marks_as_an_illegal_turn() -> None:
     data = {"game": "silver-gold", "shape": "e1", "cards": [{"id": "t4", "before": [], "after": [[0, 3]]}]}
     assert check(data) == {**check(data), "legal": False, "reason": "cell (0,3) of t4 is water"}

@@ -51,9 +51,11 @@ def score(file: str | None, template_game: str | None) -> None:
 
 
 @click.command()
-@click.argument("file", metavar="FILE|-")
+@click.argument("file", required=False, metavar="FILE|-")
+@click.option("--template", "template_game", metavar="GAME",
+              help="Print a filled example input for GAME instead of checking.")
 @friendly_errors
-def check(file: str) -> None:
+def check(file: str | None, template_game: str | None) -> None:
     """Check one move for legality from a JSON file (or - for standard input).
 
     Silver & Gold: {"game": "silver-gold", "shape": "e6", "cards": [{"id", "before", "after"}, ...]}.
@@ -61,5 +63,18 @@ def check(file: str) -> None:
     {"game": "splendor-duel", "before": [...], "after": [...]}. An illegal move is an answer
     (exit 0) with the reason in the output.
     """
+    if template_game is not None:
+        if file is not None:
+            raise BadInput("give either FILE or --template GAME, not both")
+        entry = scoring.game_entry({"game": template_game})
+        if not entry.has_check:
+            raise BadInput(f"game: {template_game!r} has no move checker")
+        example = _run(entry, lambda e: getattr(e.load(), "check_template", None))
+        if example is None:
+            raise BadInput(f"game: {template_game!r} has no check example")
+        echo_json(example())
+        return
+    if file is None:
+        raise BadInput("missing FILE (a JSON file, or - for standard input); see --help")
     data = read_json(file)
     echo_json(_run(scoring.game_entry(data), lambda e: e.check(data)))
