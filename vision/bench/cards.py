@@ -1,0 +1,382 @@
+"""The Silver & Gold benchmark: the map-card reader on seeded generated scenes.
+
+Each tier (easy, typical, hard) renders ``n`` scenes with :func:`vision.synth.scene.render_scene`
+and reads them with :func:`vision.analyze.analyze` (``game="silver-gold"``). Readings are matched
+to the truth by the distance between card centres.
+
+Measures, per tier:
+
+recall
+    complete (uncut) cards matched by a reading / complete cards.
+precision
+    readings matched to a card (complete or cut) / readings.
+id accuracy
+    matched complete cards read with the right id / matched complete cards.
+cell error
+    wrong definite verdicts (marked vs. unmarked) / cells, over matched complete cards with the
+    right id; an ``uncertain`` cell is not an error but is counted in ``uncertain``.
+exact
+    complete cards read with the right id, every cell right and none uncertain / complete cards.
+partial flagged
+    matched cut cards reported as ``partial`` / matched cut cards.
+expedition
+    scenes whose uncut expedition card is read with the right id / such scenes.
+
+When a card's grid looks the same under a quarter or half turn, marks read in any of those
+equivalent frames count as right.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from vision.bench.common import (
+    TimingStats,
+    bench_rng,
+    fmt_ms,
+    fmt_rate,
+    format_table,
+    rate,
+    single_thread,
+    stage_stats,
+    timed,
+)
+from vision.profile import ProfileLike
+from vision.synth.camera import TIERS, Conditions
+from vision.synth.cards import map_card
+from vision.synth.scene import CardTruth, Scene, render_scene
+from vision.types import CardReading, SceneReading
+
+__all__ = [
+    "CardCounts",
+    "TierResult",
+    "format_results",
+    "match_readings",
+    "run_tier",
+    "score_scene",
+]
+
+Cell = tuple[int, int]
+ProfileFactory = Callable[[Conditions, np.random.Generator], ProfileLike]
+Reader = Callable[[np.ndarray, ProfileLike | None], SceneReading]
+
+MATCH_SHARE = 0.4  # a reading matches a card when the centres are closer than this share of its short side
+
+
+@dataclass
+class CardCounts:
+    """Running counts of one tier (see the module docstring for the measures)."""
+
+    images: int = 0
+    truth_complete: int = 0
+    truth_partial: int = 0
+    readings: int = 0
+    matched_complete: int = 0
+    matched_partial: int = 0
+    matched_readings: int = 0
+    id_right: int = 0
+    cells: int = 0
+    cells_wrong: int = 0
+    cells_uncertain: int = 0
+    exact: int = 0
+    partial_flagged: int = 0
+    expedition_total: int = 0
+    expedition_right: int = 0
+    failures: int = 0
+    first_failure: str = ""
+
+    def add(self, other: CardCounts) -> None:
+        for name in self.__dataclass_fields__:
+            if name == "first_failure":
+                self.first_failure = self.first_failure or other.first_failure
+            else:
+                setattr(self, name, getattr(self, name) + getattr(other, name))
+
+
+@dataclass(frozen=True)
+class TierResult:
+    """The measures of one tier, with or without a profile."""
+
+    tier: str
+    profile: str
+    counts: CardCounts
+    ms: dict[str, TimingStats] = field(default_factory=dict)
+
+    @property
+    def recall(self) -> float | None:
+        return rate(self.counts.matched_complete, self.counts.truth_complete)
+
+    @property
+    def precision(self) -> float | None:
+        return rate(self.counts.matched_readings, self.counts.readings)
+
+    @property
+    def id_accuracy(self) -> float | None:
+        return rate(self.counts.id_right, self.counts.matched_complete)
+
+    @property
+    def cell_error(self) -> float | None:
+        return rate(self.counts.cells_wrong, self.counts.cells)
+
+    @property
+    def cell_uncertain(self) -> float | None:
+        return rate(self.counts.cells_uncertain, self.counts.cells)
+
+    @property
+    def exact(self) -> float | None:
+        return rate(self.counts.exact, self.counts.truth_complete)
+
+    @property
+    def partial_flagged(self) -> float | None:
+        return rate(self.counts.partial_flagged, self.counts.matched_partial)
+
+    @property
+    def expedition(self) -> float | None:
+        return rate(self.counts.expedition_right, self.counts.expedition_total)
+
+    def to_json(self) -> dict[str, Any]:
+        def r(v: float | None) -> float | None:
+            return None if v is None else round(v, 5)
+
+        c = self.counts
+        return {
+            "tier": self.tier,
+            "profile": self.profile,
+            "images": c.images,
+            "cards": c.truth_complete,
+            "cut_cards": c.truth_partial,
+            "readings": c.readings,
+            "recall": r(self.recall),
+            "precision": r(self.precision),
+            "id_accuracy": r(self.id_accuracy),
+            "cell_error": r(self.cell_error),
+            "cell_uncertain": r(self.cell_uncertain),
+            "exact": r(self.exact),
+            "partial_flagged": r(self.partial_flagged),
+            "expedition_accuracy": r(self.expedition),
+            "failures": c.failures,
+            "first_failure": c.first_failure or None,
+            "ms": {k: v.to_json() for k, v in self.ms.items()},
+        }
+
+
+# ----------------------------------------------------------------------------------------- scoring
+
+
+def _centre(quad: Sequence[Sequence[float]]) -> np.ndarray:
+    return np.asarray(quad, np.float64).reshape(4, 2).mean(axis=0)
+
+
+def _short_side(quad: Sequence[Sequence[float]]) -> float:
+    q = np.asarray(quad, np.float64).reshape(4, 2)
+    return float(min(np.linalg.norm(q[(i + 1) % 4] - q[i]) for i in range(4)))
+
+
+def match_readings(truth: Sequence[CardTruth], readings: Sequence[CardReading]) -> list[tuple[int, int]]:
+    """Pairs ``(truth index, reading index)``, closest centres first, each used once.
+
+    A pair needs its centres closer than ``MATCH_SHARE`` of the true card's shorter side.
+    """
+    pairs: list[tuple[float, int, int]] = []
+    for i, t in enumerate(truth):
+        tc, limit = _centre(t.corners), MATCH_SHARE * _short_side(t.corners)
+        for j, rd in enumerate(readings):
+            d = float(np.linalg.norm(_centre(rd.corners) - tc))
+            if d < limit:
+                pairs.append((d, i, j))
+    pairs.sort()
+    used_t: set[int] = set()
+    used_r: set[int] = set()
+    out: list[tuple[int, int]] = []
+    for _, i, j in pairs:
+        if i not in used_t and j not in used_r:
+            used_t.add(i)
+            used_r.add(j)
+            out.append((i, j))
+    return out
+
+
+def _symmetries(card_id: str) -> list[np.ndarray]:
+    """Index grids of the quarter turns that leave the card's symbol grid unchanged.
+
+    Each is an array ``(rows, cols)`` whose entry at a cell is the flat index of the cell it
+    maps to.
+    """
+    card = map_card(card_id)
+    base = card.grid(0)
+    rows, cols = base.shape
+    out = []
+    for k in range(4):
+        turned = card.grid(k)
+        if turned.shape == base.shape and np.array_equal(turned, base):
+            out.append(np.rot90(np.arange(rows * cols).reshape(rows, cols), -k))
+    return out
+
+
+def _cell_errors(t: CardTruth, rd: CardReading) -> tuple[int, int, int]:
+    """(cells, wrong, uncertain) of a reading with the right id, best over the grid's symmetries."""
+    card = map_card(t.id)
+    cells = card.cells
+    cols = card.shape[1]
+    marked = set(rd.marked)
+    uncertain = set(rd.uncertain)
+    best: tuple[int, int] | None = None
+    for index in _symmetries(t.id):
+        mapped = {divmod(int(index[r, c]), cols) for r, c in t.marked}
+        wrong = sum(1 for cell in cells if cell not in uncertain and ((cell in mapped) != (cell in marked)))
+        unc = sum(1 for cell in cells if cell in uncertain)
+        if best is None or (wrong, unc) < best:
+            best = (wrong, unc)
+    assert best is not None  # the identity is always a symmetry
+    return len(cells), best[0], best[1]
+
+
+def score_scene(scene: Scene, reading: SceneReading) -> CardCounts:
+    """Compare one reading with the scene's truth."""
+    c = CardCounts(images=1)
+    truth = scene.cards
+    readings = reading.cards
+    c.truth_complete = sum(not t.partial for t in truth)
+    c.truth_partial = sum(t.partial for t in truth)
+    c.readings = len(readings)
+    pairs = match_readings(truth, readings)
+    c.matched_readings = len(pairs)
+    for i, j in pairs:
+        t, rd = truth[i], readings[j]
+        if t.partial:
+            c.matched_partial += 1
+            c.partial_flagged += int(bool(rd.partial))
+            continue
+        c.matched_complete += 1
+        if rd.id != t.id:
+            continue
+        c.id_right += 1
+        n, wrong, unc = _cell_errors(t, rd)
+        c.cells += n
+        c.cells_wrong += wrong
+        c.cells_uncertain += unc
+        c.exact += int(wrong == 0 and unc == 0)
+    if scene.expedition is not None and not scene.expedition.partial:
+        c.expedition_total = 1
+        found = reading.expedition
+        c.expedition_right = int(found is not None and found.id == scene.expedition.id)
+    return c
+
+
+# ----------------------------------------------------------------------------------------- running
+
+
+def _analyze(image: np.ndarray, profile: ProfileLike | None) -> SceneReading:
+    from vision.analyze import analyze
+
+    return analyze(image, game="silver-gold", profile=profile)
+
+
+def run_tier(
+    tier: str,
+    n: int,
+    seed: int = 0,
+    size: tuple[int, int] = (1920, 1080),
+    cast: bool = False,
+    profile: ProfileLike | None = None,
+    profile_for: ProfileFactory | None = None,
+    progress: Callable[[int], None] | None = None,
+    reader: Reader | None = None,
+) -> list[TierResult]:
+    """Render ``n`` seeded scenes of ``tier`` and measure the reader on them.
+
+    Parameters
+    ----------
+    tier : {"easy", "typical", "hard"}
+    n : int
+        Scenes in this tier.
+    seed : int
+        Scene ``i`` of a tier is the same for a given seed, whatever ``n`` is.
+    size : (width, height)
+    cast : bool
+        Light every scene with a strong colour cast.
+    profile : ProfileLike, optional
+        A saved table profile: each scene is also read through it.
+    profile_for : callable, optional
+        ``profile_for(conditions, rng) -> ProfileLike`` calibrates a profile from the calibration
+        sheet photographed under each scene's conditions (``--profile auto``).
+    progress : callable, optional
+        Called with 1 after each scene.
+    reader : callable, optional
+        ``reader(image, profile) -> SceneReading``; :func:`vision.analyze.analyze` by default.
+
+    Returns
+    -------
+    list of TierResult
+        One row without a profile, plus one with it when a profile is given.
+    """
+    if tier not in TIERS:
+        raise ValueError(f"unknown tier {tier!r}; expected one of {', '.join(TIERS)}")
+    if n < 1:
+        raise ValueError("n must be at least 1")
+    read = reader or _analyze
+    variants: list[str] = ["none"]
+    if profile is not None or profile_for is not None:
+        variants.append("auto" if profile_for is not None else "saved")
+    counts = {v: CardCounts() for v in variants}
+    times: dict[str, list[dict[str, float]]] = {v: [] for v in variants}
+    t_index = TIERS.index(tier)
+    with single_thread():
+        for i in range(n):
+            rng = bench_rng(seed, t_index, i)
+            scene = render_scene(rng, tier, size=size, cast=cast)
+            for v in variants:
+                prof: ProfileLike | None = None
+                if v == "saved":
+                    prof = profile
+                elif v == "auto" and profile_for is not None:
+                    prof = profile_for(scene.conditions, bench_rng(seed, t_index, i, 1))
+                stage: dict[str, float] = {}
+                try:
+                    with timed(stage, "total"):
+                        result = read(scene.image, prof)
+                except Exception as exc:  # a reader bug must not hide the other scenes' results
+                    what = f"scene {i}: {type(exc).__name__}: {exc}"
+                    fail = CardCounts(images=1, failures=1, first_failure=what)
+                    fail.truth_complete = sum(not t.partial for t in scene.cards)
+                    fail.truth_partial = sum(t.partial for t in scene.cards)
+                    counts[v].add(fail)
+                    continue
+                stage.update(result.stage_ms)
+                times[v].append(stage)
+                counts[v].add(score_scene(scene, result))
+            if progress is not None:
+                progress(1)
+    return [TierResult(tier, v, counts[v], stage_stats(times[v])) for v in variants]
+
+
+def format_results(results: Sequence[TierResult]) -> str:
+    """The accuracy table and the timing table (median/p95 ms per stage) as text."""
+    acc_rows = []
+    for r in results:
+        c = r.counts
+        acc_rows.append([
+            r.tier, r.profile, c.images, c.truth_complete, fmt_rate(r.recall), fmt_rate(r.precision),
+            fmt_rate(r.id_accuracy), fmt_rate(r.cell_error, 2), fmt_rate(r.cell_uncertain, 2),
+            fmt_rate(r.exact), fmt_rate(r.partial_flagged), fmt_rate(r.expedition), c.failures,
+        ])
+    acc = format_table(
+        ["tier", "profile", "images", "cards", "recall", "precision", "id acc", "cell err", "uncertain",
+         "exact", "cut flagged", "expedition", "failures"],
+        acc_rows, align="ll" + "r" * 11,
+    )
+    stages: list[str] = []
+    for r in results:
+        stages.extend(k for k in r.ms if k not in stages)
+    time_rows = [[r.tier, r.profile, *(fmt_ms(r.ms.get(s)) for s in stages)] for r in results]
+    headers = ["tier", "profile", *(f"{s} ms" for s in stages)]
+    tim = format_table(headers, time_rows, align="ll" + "r" * len(stages))
+    notes = [f"{r.tier}/{r.profile}: {r.counts.first_failure}" for r in results if r.counts.first_failure]
+    out = acc + "\n\nms per image, median/p95 (one OpenCV thread)\n" + tim
+    if notes:
+        out += "\n\nfirst failure per row:\n" + "\n".join(notes)
+    return out
