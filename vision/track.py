@@ -60,7 +60,8 @@ class LiveConfig:
 
     every_k: int = 5
     max_skip: int = 60
-    confirm_every: int = 2
+    confirm_every: int = 4
+    confirm_max: int = 4
     thumb_width: int = 160
     pixel_threshold: int = 14
     change_min_pixels: int = 2
@@ -77,6 +78,10 @@ def live_config() -> LiveConfig:
 
 def _cells(cells: Any) -> list[list[int]]:
     return [[int(r), int(c)] for r, c in sorted(cells)]
+
+
+def _point(p: Point) -> list[float]:
+    return [round(float(p[0]), 1), round(float(p[1]), 1)]
 
 
 def _cells_text(cells: Any) -> str:
@@ -111,7 +116,7 @@ class TrackedCard:
             "colour": self.colour,
             "marked": _cells(self.marked),
             "complete": self.complete,
-            "centre": [round(float(self.centre[0]), 1), round(float(self.centre[1]), 1)],
+            "centre": _point(self.centre),
             "corners": [[round(float(x), 1), round(float(y), 1)] for x, y in self.corners],
             "seat": self.seat,
         }
@@ -228,6 +233,12 @@ class Tracker:
     def state(self) -> TableState:
         """The last stable state."""
         return self._state
+
+    @property
+    def confirming(self) -> bool:
+        """True while a new reading waits to become stable (vanished things not counted)."""
+        return bool(self._card_cands or self._pending or self._board_cand is not None
+                    or self._exp_cand is not None)
 
     @property
     def pending(self) -> bool:
@@ -398,17 +409,17 @@ class Tracker:
     def _appeared(self, card: TrackedCard, t: float, since: float) -> TrackEvent:
         where = f" at seat {card.seat}" if card.seat is not None else ""
         data = {"card": card.key, "id": card.id, "colour": card.colour, "marked": _cells(card.marked),
-                "seat": card.seat, "since": round(since, 3)}
+                "seat": card.seat, "centre": _point(card.centre), "since": round(since, 3)}
         return TrackEvent("card_appeared", t, data, f"card {card.label} appeared{where}")
 
     def _removed(self, card: TrackedCard, t: float, since: float) -> TrackEvent:
         data = {"card": card.key, "id": card.id, "marked": _cells(card.marked), "complete": card.complete,
-                "seat": card.seat, "since": round(since, 3)}
+                "seat": card.seat, "centre": _point(card.centre), "since": round(since, 3)}
         return TrackEvent("card_removed", t, data, f"card {card.label} removed")
 
     def _card_events(self, old: TrackedCard, new: TrackedCard, t: float, since: float) -> list[TrackEvent]:
         out: list[TrackEvent] = []
-        base = {"card": new.key, "id": new.id, "since": round(since, 3)}
+        base = {"card": new.key, "id": new.id, "centre": _point(new.centre), "since": round(since, 3)}
         if old.id is None and new.id is not None:
             out.append(TrackEvent("card_identified", t, {**base, "was": old.key},
                                   f"card {old.key} identified as {new.id}"))
@@ -572,8 +583,10 @@ class LiveReader:
     config : LiveConfig, optional
 
     A frame is analysed when it is the first one; when ``max_skip`` frames passed; when the tracker
-    confirms a change and ``confirm_every`` frames passed; or when ``every_k`` frames passed and the
-    thumbnail differs from the last analysed one while the picture has stopped moving.
+    confirms a change and ``confirm_every`` frames passed (at most ``confirm_max`` times in a row,
+    so a reader that keeps changing its mind cannot make every frame slow); or when ``every_k``
+    frames passed and the thumbnail differs from the last analysed one while the picture has
+    stopped moving.
     """
 
     def __init__(self, analyze_fn: Callable[[NDArray[np.uint8]], SceneReading], tracker: Tracker,
@@ -588,6 +601,7 @@ class LiveReader:
         self._ref: NDArray[np.uint8] | None = None
         self._prev: NDArray[np.uint8] | None = None
         self._since = 0
+        self._confirms = 0
         self._frames = 0
         self._analysed = 0
         self._ms: dict[str, float] = {"thumb": 0.0, "analyze": 0.0, "track": 0.0}
@@ -608,13 +622,19 @@ class LiveReader:
         """The scheduling rule (see the class docstring) for a frame's grey thumbnail."""
         cfg = self.config
         if self._ref is None or self._since >= cfg.max_skip:
+            self._confirms = 0
             return True
-        if self.tracker.pending and self._since >= cfg.confirm_every:
+        if (self.tracker.confirming and self._since >= cfg.confirm_every
+                and self._confirms < cfg.confirm_max):
+            self._confirms += 1
             return True
         if self._since < self.every_k:
             return False
         moving = self._changed(thumb, self._prev) > cfg.motion_fraction * thumb.size
-        return not moving and self._changed(thumb, self._ref) >= cfg.change_min_pixels
+        if not moving and self._changed(thumb, self._ref) >= cfg.change_min_pixels:
+            self._confirms = 0
+            return True
+        return False
 
     def process(self, frame: Frame) -> TrackUpdate:
         """Handle one frame; returns the tracker's stable state and any new events."""

@@ -1,0 +1,94 @@
+"""``goldtable bench live``: the live reader and tracker on a generated demo-game video."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import click
+
+from webui.commands._common import BadInput, echo_json, friendly_errors
+
+
+def _fmt(value: float | None, unit: str = "s") -> str:
+    return "-" if value is None else f"{value:.2f} {unit}"
+
+
+def _report(data: dict[str, Any]) -> str:
+    lines = [
+        f"demo game: seed {data['seed']}, {data['seconds']:g} s at {data['video_fps']:g} fps, "
+        f"{data['size'][0]}x{data['size'][1]}; reader {data['reader']}, every_k {data['every_k']}",
+        f"frames: {data['frames']} ({data['analysed_frames']} analysed)   speed: {data['fps']:.1f} fps",
+        "",
+        "stage                 ms per frame",
+    ]
+    lines += [f"  {name:<20}{ms:>10.2f}" for name, ms in data["stage_ms"].items()]
+    lat = data["latency_s"]
+    lines += [
+        "",
+        f"changes: {data['changes']}   detected: {data['detected']}   missed: {data['missed']}   "
+        f"spurious events: {data['spurious']}",
+        f"event latency: mean {_fmt(lat['mean'])}, p90 {_fmt(lat['p90'])}, max {_fmt(lat['max'])}",
+        "",
+        "change kind           changes  detected      mean       p90       max",
+    ]
+    for kind, row in data["latency_by_kind"].items():
+        lines.append(f"  {kind:<20}{row['changes']:>8}{row['detected']:>10}{_fmt(row['mean_s']):>10}"
+                     f"{_fmt(row['p90_s']):>10}{_fmt(row['max_s']):>10}")
+    for message in data["spurious_events"]:
+        lines.append(f"  spurious: {message}")
+    return "\n".join(lines)
+
+
+@click.command("live")
+@click.option("--seconds", type=click.FloatRange(3.0, 3600.0), default=30.0, show_default=True,
+              help="Length of the generated game video.")
+@click.option("--seed", type=click.IntRange(0, 2**31 - 1), default=0, show_default=True,
+              help="Seed of the demo game.")
+@click.option("--every-k", type=click.IntRange(1, 1000), default=None,
+              help="Run the full reader at most every k-th frame (default from track.json).")
+@click.option("--fps", type=click.FloatRange(1.0, 60.0), default=15.0, show_default=True,
+              help="Frame rate of the video.")
+@click.option("--reader", type=click.Choice(["full", "truth"]), default="full", show_default=True,
+              help="full: the real readers; truth: the script's truth (tracker and scheduling only).")
+@click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
+@friendly_errors
+def bench_live(seconds: float, seed: int, every_k: int | None, fps: float, reader: str,
+               as_json: bool) -> None:
+    """Play a generated 1280x720 demo-game video through the live reader and the tracker.
+
+    Reports frames per second (decoding included), milliseconds per stage, and the latency from
+    each change on the table to its event.
+    """
+    from vision.bench.live import run_live_bench
+
+    total = max(1, round(seconds * fps))
+    err = click.get_text_stream("stderr")
+    bars: dict[str, Any] = {}
+
+    def progress(phase: str, done: int, _total: int) -> None:
+        bar = bars.get(phase)
+        if bar is None:
+            for old in bars.values():
+                old.render_finish()
+            label = "rendering the game video" if phase == "render" else "playing it through the tracker"
+            bar = click.progressbar(length=total, label=label, file=err)
+            bars[phase] = bar
+        bar.update(done - bar.pos)
+
+    try:
+        result = run_live_bench(seconds=seconds, seed=seed, every_k=every_k, fps=fps, reader=reader,
+                                progress=progress)
+    except (ImportError, AttributeError, NotImplementedError) as exc:
+        raise BadInput(f"the full reader is not available ({exc}); try --reader truth") from exc
+    finally:
+        for bar in bars.values():
+            bar.render_finish()
+        if bars:
+            err.flush()
+    data = result.to_json()
+    if as_json:
+        echo_json(data)
+    else:
+        click.echo(_report(data))
+    sys.stdout.flush()
