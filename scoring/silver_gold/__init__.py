@@ -27,6 +27,8 @@ from scoring.silver_gold.game import (
     ScoreSheet,
     apply_turn,
     new_game,
+    state_from_json,
+    state_to_json,
 )
 from scoring.silver_gold.placement import CardTurn, Verdict, check_turn, legal_placements
 from scoring.silver_gold.shapes import (
@@ -76,6 +78,8 @@ __all__ = [
     "rotate_cell",
     "rotate_rows",
     "score_sheet",
+    "state_from_json",
+    "state_to_json",
     "symmetries",
     "transform_cells",
     "unrotate_cell",

@@ -17,6 +17,9 @@
      "hints": false}                                         # optional: list every legal placement
 
 Instead of ``after`` a card may give ``marked``: only the cells marked during the turn.
+
+A game can also be followed turn by turn in JSON: :func:`start` sets up a state document and
+:func:`play` applies one expedition card to it (see :mod:`scoring.silver_gold.game`).
 """
 
 from __future__ import annotations
@@ -38,10 +41,11 @@ from scoring.silver_gold.catalog import (
     load_rules,
 )
 from scoring.silver_gold.final import CompletedCard, FinalSheet, final_standings, sheet_summary
+from scoring.silver_gold.game import PlayerMove, apply_turn, new_game, state_from_json, state_to_json
 from scoring.silver_gold.placement import CardTurn, check_turn, legal_placements
 from scoring.silver_gold.shapes import Shape
 
-__all__ = ["check", "score", "template"]
+__all__ = ["check", "check_template", "play", "score", "start", "template"]
 
 GAME = "silver-gold"
 
@@ -277,3 +281,58 @@ def check_template() -> dict[str, Any]:
         "coins": 0,
         "palm_boxes_used": 0,
     }
+
+
+def start(data: Mapping[str, Any]) -> dict[str, Any]:
+    """Set up a game state document.
+
+    Input: ``{"game": "silver-gold", "players": [{"name", "active": [id, id]}], "display": [4 ids],
+    "deck": [ids, top first], "start_player": 0, "trophy_track": [6, 5, 4, 3, 2, 1]}`` (the last two
+    optional). Returns the state document (see :func:`~scoring.silver_gold.game.state_to_json`).
+    """
+    rules = load_rules()
+    catalog = _catalog(data)
+    players = fields.player_list(data, 1, 4)
+    hands = [fields.sequence(p.get("active", []), f"players[{i}].active") for i, p in enumerate(players)]
+    state = new_game(
+        catalog, [p["name"].strip() for p in players], hands,
+        fields.sequence(data.get("display", []), "display"), fields.sequence(data.get("deck", []), "deck"),
+        start_player=fields.integer(data.get("start_player", 0), "start_player", 0),
+        trophy_track=_trophy_track(data, rules), rules=rules)
+    return state_to_json(state)
+
+
+def play(data: Mapping[str, Any]) -> dict[str, Any]:
+    """Apply one expedition card to a state document.
+
+    Input: ``{"state": {...}, "shape": "e6" | [[r, c], ...], "moves": [{"marks": [[[r, c], ...],
+    [...]], "take": ["t20" | "deck"]}, ...]}``: one move per player, ``marks`` per active card, ``take``
+    one replacement per card completed this turn. Returns the next state document; its ``events``
+    describe the turn.
+
+    Raises
+    ------
+    InvalidInput
+        For malformed input, and (as :class:`~scoring.silver_gold.game.IllegalTurn`) for a move that
+        breaks the rules, with the reason.
+    """
+    rules = load_rules()
+    catalog = _catalog(data)
+    if "state" not in data:
+        raise InvalidInput("state", "missing")
+    try:
+        state = state_from_json(fields.mapping(data["state"], "state"), catalog, rules)
+    except InvalidInput as exc:
+        raise InvalidInput(f"state.{exc.field}", exc.problem) from exc
+    if "shape" not in data:
+        raise InvalidInput("shape", "missing")
+    shape = _shape(data["shape"], catalog)
+    moves = []
+    for i, raw in enumerate(fields.sequence(data.get("moves", []), "moves")):
+        raw = fields.mapping(raw, f"moves[{i}]")
+        marks = tuple(frozenset(cells_from_json(m, f"moves[{i}].marks[{j}]"))
+                      for j, m in enumerate(fields.sequence(raw.get("marks", []), f"moves[{i}].marks")))
+        take = tuple(fields.string(t, f"moves[{i}].take[{j}]")
+                     for j, t in enumerate(fields.sequence(raw.get("take", []), f"moves[{i}].take")))
+        moves.append(PlayerMove(marks, take))
+    return state_to_json(apply_turn(state, shape, moves))

@@ -14,11 +14,13 @@ deck, each player's active cards and completed pile, the start player, and the r
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
+from scoring import fields
 from scoring.errors import InvalidInput
-from scoring.silver_gold.catalog import Card, Catalog, Rules, load_rules
+from scoring.silver_gold.catalog import Card, Catalog, Rules, cells_from_json, load_rules
 from scoring.silver_gold.final import CompletedCard, FinalSheet
 from scoring.silver_gold.placement import CardTurn, Verdict, check_turn
 from scoring.silver_gold.shapes import Cell, Shape
@@ -33,6 +35,8 @@ __all__ = [
     "ScoreSheet",
     "apply_turn",
     "new_game",
+    "state_from_json",
+    "state_to_json",
 ]
 
 #: ``PlayerMove.take`` value meaning "the top card of the deck".
@@ -304,3 +308,82 @@ def apply_turn(state: GameState, shape: Shape, moves: Sequence[PlayerMove]) -> G
     return replace(state, players=tuple(players), display=tuple(display), deck=tuple(pile),
                    trophies_left=tuple(track), start_player=(state.start_player + 1) % len(players),
                    round=rnd, turn=turn, events=tuple(events))
+
+
+def state_to_json(state: GameState) -> dict[str, Any]:
+    """The state as a JSON-ready dict that :func:`state_from_json` reads back."""
+    return {
+        "game": "silver-gold",
+        "players": [
+            {"name": p.name, "coins": p.sheet.coins, "trophies": list(p.sheet.trophies),
+             "rows_scored": p.sheet.rows_scored, "palms": list(p.sheet.palms),
+             "active": [{"id": a.card.id, "marked": [list(c) for c in sorted(a.marked)]} for a in p.active],
+             "completed": [c.id for c in p.completed]}
+            for p in state.players
+        ],
+        "display": [c.id for c in state.display],
+        "deck": [c.id for c in state.deck],
+        "trophies_left": list(state.trophies_left),
+        "start_player": state.start_player,
+        "round": state.round,
+        "turn": state.turn,
+        "finished": state.finished,
+        "display_palms": state.display_palms,
+        "events": list(state.events),
+    }
+
+
+def state_from_json(data: Mapping[str, Any], catalog: Catalog, rules: Rules | None = None) -> GameState:
+    """Read a state written by :func:`state_to_json` (``finished`` and ``display_palms`` are ignored).
+
+    Raises
+    ------
+    InvalidInput
+        Naming the field: unknown or repeated card ids, marks outside a card, coins above 12, …
+    """
+    rules = rules or load_rules()
+    data = fields.mapping(data, "state")
+    used: set[str] = set()
+
+    def card(value: Any, where: str) -> Card:
+        c = catalog.card(value, where)
+        if c.id in used:
+            raise InvalidInput(where, f"card {c.id!r} appears twice in the game")
+        used.add(c.id)
+        return c
+
+    players = []
+    for i, p in enumerate(fields.player_list(data, 1, 4)):
+        w = f"players[{i}]"
+        coins = fields.integer(p.get("coins", 0), f"{w}.coins", 0, rules.coin_boxes)
+        trophies = fields.integer_list(p.get("trophies", []), f"{w}.trophies", low=0)
+        rows_scored = fields.integer(p.get("rows_scored", len(trophies)), f"{w}.rows_scored", 0,
+                                     coins // rules.coins_per_row)
+        if len(trophies) > rows_scored:
+            raise InvalidInput(f"{w}.trophies",
+                               f"{len(trophies)} trophies but {rows_scored} coin rows scored")
+        palms = fields.integer_list(p.get("palms", []), f"{w}.palms", low=1, max_len=rules.palm_boxes)
+        active = []
+        for j, item in enumerate(fields.sequence(p.get("active", []), f"{w}.active", rules.active_cards)):
+            item = fields.mapping(item, f"{w}.active[{j}]")
+            c = card(item.get("id"), f"{w}.active[{j}].id")
+            marked = frozenset(cells_from_json(item.get("marked", []), f"{w}.active[{j}].marked"))
+            off = sorted(marked - c.cells)
+            if off:
+                raise InvalidInput(f"{w}.active[{j}].marked",
+                                   f"cell ({off[0][0]},{off[0][1]}) is not a cell of {c.id}")
+            active.append(ActiveCard(c, marked))
+        completed = tuple(card(v, f"{w}.completed[{j}]")
+                          for j, v in enumerate(fields.sequence(p.get("completed", []), f"{w}.completed")))
+        players.append(PlayerState(p["name"].strip(), ScoreSheet(coins, trophies, rows_scored, palms),
+                                   tuple(active), completed))
+    shown = fields.sequence(data.get("display", []), "display", rules.display_size)
+    display = tuple(card(v, f"display[{j}]") for j, v in enumerate(shown))
+    deck = tuple(card(v, f"deck[{j}]") for j, v in enumerate(fields.sequence(data.get("deck", []), "deck")))
+    trophies_left = tuple(sorted(fields.integer_list(data.get("trophies_left", list(rules.trophy_track)),
+                                                     "trophies_left", low=0), reverse=True))
+    start = fields.integer(data.get("start_player", 0), "start_player", 0, len(players) - 1)
+    rnd = fields.integer(data.get("round", 1), "round", 1, rules.rounds + 1)
+    turn = fields.integer(data.get("turn", 1), "turn", 1, rules.turns_per_round)
+    events = tuple(str(e) for e in fields.sequence(data.get("events", []), "events"))
+    return GameState(tuple(players), display, deck, trophies_left, start, rnd, turn, rules, events)

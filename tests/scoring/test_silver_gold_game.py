@@ -28,7 +28,11 @@ from scoring.silver_gold import (
     legal_placements,
     load_catalog,
     new_game,
+    state_from_json,
+    state_to_json,
 )
+from scoring.silver_gold.api import play
+from scoring.silver_gold.api import start as start_api
 from scoring.silver_gold.shapes import Cell
 
 CAT = load_catalog()
@@ -161,3 +165,44 @@ def test_a_random_game_runs_four_rounds_and_scores() -> None:
     assert all(b.total >= 0 for b in breakdowns)
     with pytest.raises(InvalidInput, match="the game is over"):
         apply_turn(s, E1, [])
+
+
+def test_state_documents_round_trip_and_play_a_turn() -> None:
+    doc = start_doc()
+    state = state_from_json(doc, CAT)
+    assert state_to_json(state) == doc
+    nxt = play({"state": doc, "shape": "e1",
+                "moves": [{"marks": [[[1, 0]], []]}, {"marks": [[[1, 0], [2, 0]], []]}]})
+    assert nxt["players"][0]["palms"] == [3]
+    assert nxt["players"][1]["coins"] == 1
+    assert nxt["turn"] == 2 and nxt["start_player"] == 1
+    assert "Ben crosses 1 coin box" in nxt["events"]
+    assert state_to_json(state_from_json(nxt, CAT)) == nxt
+
+
+def start_doc() -> dict[str, object]:
+    return start_api({"game": "silver-gold",
+                      "players": [{"name": "Ann", "active": ["t4", "t40"]},
+                                  {"name": "Ben", "active": ["t44", "t39"]}],
+                      "display": ["t11", "t23", "t20", "t21"], "deck": ["t30", "t31"]})
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"moves": [{"marks": [[[0, 0]], []]}, {"marks": [[], []]}]},
+         r"moves\[0\]: Ann: cell \(0,0\) of t4 is water"),
+        ({"shape": "e0"}, "shape: unknown expedition card"),
+        ({"state": {"players": [{"name": "A", "coins": 14}]}},
+         r"state\.players\[0\]\.coins: 14 is more than 12"),
+        ({"state": {"players": [{"name": "A", "active": [{"id": "t4", "marked": [[0, 0]]}]}]}},
+         r"state\.players\[0\]\.active\[0\]\.marked: cell \(0,0\) is not a cell of t4"),
+        ({"state": {"players": [{"name": "A", "completed": ["t4"]}], "display": ["t4"]}},
+         r"state\.display\[0\]: card 't4' appears twice in the game"),
+    ],
+)
+def test_play_rejects_bad_documents(change: dict[str, object], message: str) -> None:
+    moves = [{"marks": [[[2, 2]], []]}, {"marks": [[[2, 0]], []]}]
+    data = {"state": start_doc(), "shape": "e1", "moves": moves}
+    with pytest.raises(InvalidInput, match=message):
+        play({**data, **change})
