@@ -150,10 +150,9 @@ def _candidates(edges: NDArray[np.uint8], cfg: DetectConfig) -> list[tuple[NDArr
         cand = _shape_ok(cnt, cfg, size)
         if cand is None:
             continue
-        if area > 0 and area / cand[2] < cfg.min_solidity and cand[2] > 0:
-            # a loop must fill its hull; an open chain (outer contour of a thin edge) need not
-            if area > 0.5 * cv2.arcLength(cnt, False):
-                continue
+        # a loop must fill its hull; an open chain (outer contour of a thin edge) need not
+        if area / cand[2] < cfg.min_solidity and area > 0.5 * cv2.arcLength(cnt, False):
+            continue
         out.append(cand)
     return out
 

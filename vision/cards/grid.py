@@ -33,6 +33,9 @@ class GridConfig:
     side_present: float
     ring_frac: tuple[float, float]
     paper_dist: float
+    line_on: float
+    min_coverage: float
+    max_candidates: int
 
 
 @cache
@@ -155,6 +158,28 @@ def _profile_score(prof: NDArray[np.float64], full: NDArray[np.float64]) -> floa
     return float(prof[idx].sum())
 
 
+def _top(runs: list[tuple[int, float, float, NDArray[np.float64]]], prof: NDArray[np.float64],
+         n: int) -> list[tuple[int, float, float, NDArray[np.float64]]]:
+    """The ``n`` distinct runs with the strongest profile at their lines."""
+    uniq: dict[tuple[int, ...], tuple[int, float, float, NDArray[np.float64]]] = {}
+    for run in runs:
+        uniq.setdefault(tuple(np.round(run[3]).astype(int)), run)
+    ranked = sorted(uniq.values(), key=lambda r: -_profile_score(prof, r[3]) / len(r[3]))
+    return ranked[:n]
+
+
+def _coverage(on: NDArray[np.bool_], at: float, a: float, b: float, horizontal: bool) -> float:
+    """Share of the segment ``a..b`` at ``at`` (a row when ``horizontal``) covered by line pixels."""
+    f = round(at)
+    lo, hi = round(a), round(b)
+    if hi <= lo:
+        return 0.0
+    band = on[max(0, f - 2):f + 3, lo:hi] if horizontal else on[lo:hi, max(0, f - 2):f + 3]
+    if band.size == 0:
+        return 0.0
+    return float(np.mean(band.any(axis=0 if horizontal else 1)))
+
+
 def locate_grid(face: NDArray[np.uint8], px_per_mm: float, config: GridConfig | None = None) -> Grid | None:
     """Find the grid on an upright face.
 
@@ -184,15 +209,20 @@ def locate_grid(face: NDArray[np.uint8], px_per_mm: float, config: GridConfig | 
     yprof = hm.mean(axis=1).astype(np.float64)
     xprof = vm.mean(axis=0).astype(np.float64)
     lo, hi = cfg.cell_mm_range[0] * px_per_mm, cfg.cell_mm_range[1] * px_per_mm
-    yruns = _pick(_runs(*_peaks(yprof, cfg.peak_rel), lo, hi, cfg), cfg)
-    xruns = _pick(_runs(*_peaks(xprof, cfg.peak_rel), lo, hi, cfg), cfg)
+    yruns = _top(_pick(_runs(*_peaks(yprof, cfg.peak_rel), lo, hi, cfg), cfg), yprof, cfg.max_candidates)
+    xruns = _top(_pick(_runs(*_peaks(xprof, cfg.peak_rel), lo, hi, cfg), cfg), xprof, cfg.max_candidates)
+    on_h = hm > cfg.line_on * max(float(np.percentile(hm, 99.5)), 1e-6)
+    on_v = vm > cfg.line_on * max(float(np.percentile(vm, 99.5)), 1e-6)
     best: tuple[float, NDArray[np.float64], NDArray[np.float64]] | None = None
     for ny, _, dy, ys in yruns:
         for nx, _, dx, xs in xruns:
             if abs(dx - dy) > cfg.spacing_tol * max(dx, dy):
                 continue
-            score = ((nx + ny) * 1e6 + _profile_score(yprof, ys) / yprof.max()
-                     + _profile_score(xprof, xs) / xprof.max())
+            cov = np.array([_coverage(on_h, y, xs[0], xs[-1], True) for y in ys]
+                           + [_coverage(on_v, x, ys[0], ys[-1], False) for x in xs])
+            if cov.min() < cfg.min_coverage:
+                continue
+            score = nx + ny + float(cov.mean())
             if best is None or score > best[0]:
                 best = (score, xs, ys)
     if best is None:
@@ -240,3 +270,11 @@ def _ring(lab: NDArray[np.float32], x0: float, y0: float, x1: float, y1: float,
     bi, bj = round((b - a) * h), round((b - a) * w)
     mask[bi:ih - bi, bj:iw - bj] = False
     return outer[mask].reshape(-1, 3)
+
+
+def balanced_lab(face: NDArray[np.uint8], paper: NDArray[np.float64]) -> NDArray[np.float32]:
+    """The face in Lab (L 0..255, a and b centred on 0) after a von Kries white balance that makes
+    the cells' fill ``paper`` (BGR) neutral; ``(H, W, 3)`` float32."""
+    gains = float(np.mean(paper)) / np.maximum(paper, 1.0)
+    bal = np.clip(face.astype(np.float32) * gains.astype(np.float32), 0, 255).astype(np.uint8)
+    return cv2.cvtColor(bal, cv2.COLOR_BGR2LAB).astype(np.float32) - np.array([0, 128, 128], np.float32)

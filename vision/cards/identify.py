@@ -17,12 +17,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 
-import cv2
 import numpy as np
 from numpy.typing import NDArray
 
 from vision.cards.catalog import Catalog, CatalogCard
-from vision.cards.grid import Grid
+from vision.cards.grid import Grid, balanced_lab
 from vision.config import load_config
 
 
@@ -70,13 +69,6 @@ class Identity:
     score: float
 
 
-def _balanced_lab(face: NDArray[np.uint8], paper: NDArray[np.float64]) -> NDArray[np.float32]:
-    """Face in Lab after a von Kries white balance that makes the cells' fill neutral."""
-    gains = float(np.mean(paper)) / np.maximum(paper, 1.0)
-    bal = np.clip(face.astype(np.float32) * gains.astype(np.float32), 0, 255).astype(np.uint8)
-    return cv2.cvtColor(bal, cv2.COLOR_BGR2LAB).astype(np.float32) - np.array([0, 128, 128], np.float32)
-
-
 def _hue_deg(a: NDArray[np.float32], b: NDArray[np.float32]) -> NDArray[np.float32]:
     return np.degrees(np.arctan2(b, a)) % 360.0
 
@@ -95,7 +87,7 @@ def observe(face: NDArray[np.uint8], grid: Grid, px_per_mm: float,
         Face scale.
     """
     cfg = config or default_config()
-    lab = _balanced_lab(face, grid.paper)
+    lab = balanced_lab(face, grid.paper)
     rows, cols = grid.shape
     sym = np.zeros((rows, cols, 3))
     for r in range(rows):
@@ -134,24 +126,31 @@ def observe(face: NDArray[np.uint8], grid: Grid, px_per_mm: float,
     return Observation(grid.presence, sym, scores)
 
 
-def _symbol_score(expected: NDArray[np.str_], sym: NDArray[np.float64]) -> float:
-    cap = 0.15
-    total, n = 0.0, 0
-    for (r, c), s in np.ndenumerate(expected):
-        if s == ".":
-            continue
-        red, yellow, green = np.clip(sym[r, c] / cap, 0.0, 1.0)
-        if s == "X":
-            v = red
-        elif s == "C":
-            v = yellow
-        elif s == "P":
-            v = green
-        else:
-            v = 1.0 - max(red, yellow, green)
-        total += float(v)
-        n += 1
-    return total / max(1, n)
+_SYMBOL_ORDER = "#XCP"
+
+
+@cache
+def _variants(cards: tuple[CatalogCard, ...]) -> tuple[tuple[CatalogCard, int, NDArray[np.float64],
+                                                               NDArray[np.float64]], ...]:
+    """Every card under each distinct quarter turn: (card, turn, cell mask, symbol one-hot)."""
+    out = []
+    for card in cards:
+        seen: set[bytes] = set()
+        for k in range(4):
+            g = card.grid(k)
+            key = g.tobytes() + bytes(g.shape)
+            if key in seen:
+                continue
+            seen.add(key)
+            onehot = np.stack([(g == ch) for ch in _SYMBOL_ORDER], axis=2).astype(np.float64)
+            out.append((card, k, (g != ".").astype(np.float64), onehot))
+    return tuple(out)
+
+
+def _symbol_evidence(sym: NDArray[np.float64]) -> NDArray[np.float64]:
+    """(rows, cols, 4) likeness of plain, X, coin, palm from the red/yellow/green shares."""
+    v = np.clip(sym / 0.15, 0.0, 1.0)
+    return np.concatenate([1.0 - v.max(axis=2, keepdims=True), v], axis=2)
 
 
 def identify(obs: Observation, catalog: Catalog, config: IdentifyConfig | None = None) -> Identity:
@@ -160,17 +159,16 @@ def identify(obs: Observation, catalog: Catalog, config: IdentifyConfig | None =
     shape = obs.presence.shape
     wsum = cfg.w_layout + cfg.w_symbol + cfg.w_colour
     best: dict[str, tuple[float, int, CatalogCard]] = {}
-    for card in catalog.cards:
-        for k in range(4):
-            g = card.grid(k)
-            if g.shape != shape:
-                continue
-            cell = (g != ".").astype(float)
-            layout = 1.0 - float(np.mean(np.abs(obs.presence - cell)))
-            score = (cfg.w_layout * layout + cfg.w_symbol * _symbol_score(g, obs.symbols)
-                     + cfg.w_colour * float(obs.colour_scores.get(card.colour, 0.0))) / wsum
-            if card.id not in best or score > best[card.id][0]:
-                best[card.id] = (score, k, card)
+    evidence = _symbol_evidence(obs.symbols)
+    for card, k, cell, onehot in _variants(catalog.cards):
+        if cell.shape != shape:
+            continue
+        layout = 1.0 - float(np.mean(np.abs(obs.presence - cell)))
+        symbols = float((evidence * onehot).sum() / max(1.0, cell.sum()))
+        score = (cfg.w_layout * layout + cfg.w_symbol * symbols
+                 + cfg.w_colour * float(obs.colour_scores.get(card.colour, 0.0))) / wsum
+        if card.id not in best or score > best[card.id][0]:
+            best[card.id] = (score, k, card)
     if not best:
         return Identity(None, 0, 0.0, 0.0)
     ranked = sorted(best.values(), key=lambda t: -t[0])

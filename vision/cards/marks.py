@@ -11,29 +11,30 @@ in between "uncertain" rather than a guess.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 
-import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.cards.grid import Grid
+from vision.cards.grid import Grid, balanced_lab
 from vision.config import load_config
 
 
 @dataclass(frozen=True)
 class MarksConfig:
     inner_frac: float
+    centre_radius: float
     ink_dist: float
     ink_dark: float
+    ring_weight: float
     marked_hi: float
     marked_lo: float
-    symbol_extra_hi: float
-    symbol_extra_lo: float
-    ref_diff: float
-    centre_radius: float
-    symbol_ring_cap: float
+    symbol_chroma: float
+    symbol_hues: Mapping[str, tuple[tuple[float, float], ...]]
+    residual_cap_ring: float
+    residual_cap_centre: float
 
 
 @cache
@@ -42,11 +43,25 @@ def default_config() -> MarksConfig:
 
 
 @dataclass(frozen=True)
+class CellInk:
+    """Ink shares per cell, each ``(rows, cols)`` float64 in [0, 1].
+
+    ``ring``/``centre``: all ink in the band inside the outline and in the centre disc.
+    ``ring_res``/``centre_res``: ink that is not of the hue of the cell's printed symbol.
+    """
+
+    ring: NDArray[np.float64]
+    centre: NDArray[np.float64]
+    ring_res: NDArray[np.float64]
+    centre_res: NDArray[np.float64]
+
+
+@dataclass(frozen=True)
 class CellVerdicts:
     """Per-cell results, each ``(rows, cols)`` in the printed frame.
 
     ``state``: int8, 1 marked, 0 unmarked, -1 uncertain, -2 no cell (water).
-    ``ink``: float64 ink share beyond the printed symbol. ``confidence``: float64 in [0, 1].
+    ``ink``: float64 pen-ink score beyond the printed symbol. ``confidence``: float64 in [0, 1].
     """
 
     state: NDArray[np.int8]
@@ -54,37 +69,65 @@ class CellVerdicts:
     confidence: NDArray[np.float64]
 
 
-def _ink_masks(face: NDArray[np.uint8], paper: NDArray[np.float64], cfg: MarksConfig) -> NDArray[np.bool_]:
-    lab = cv2.cvtColor(face, cv2.COLOR_BGR2LAB).astype(np.float32)
-    ref = cv2.cvtColor(np.clip(paper, 0, 255).astype(np.uint8).reshape(1, 1, 3), cv2.COLOR_BGR2LAB)
-    ref = ref.reshape(3).astype(np.float32)
-    dist = np.linalg.norm(lab - ref, axis=2)
-    return (dist > cfg.ink_dist) | (lab[:, :, 0] < ref[0] - cfg.ink_dark)
+def cell_ink(face: NDArray[np.uint8], grid: Grid, printed: NDArray[np.str_],
+             config: MarksConfig | None = None) -> CellInk:
+    """Measure the ink of every cell.
 
-
-def cell_ink(face: NDArray[np.uint8], grid: Grid, config: MarksConfig | None = None,
-             ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-    """Ink share in each cell's ring and centre, two ``(rows, cols)`` float64 arrays."""
+    A pixel is ink when it lies ``ink_dist`` from the cells' fill in Lab or is ``ink_dark``
+    darker. ``printed`` ``(rows, cols)`` names each position's symbol (``#XCP.``), which sets the
+    hues that do not count as residual ink.
+    """
     cfg = config or default_config()
-    ink = _ink_masks(face, grid.paper, cfg)
+    lab = balanced_lab(face, grid.paper)
+    paper = _paper_lab(lab, grid, printed)
+    dist = np.linalg.norm(lab - paper, axis=2)
+    ink = (dist > cfg.ink_dist) | (lab[:, :, 0] < paper[0] - cfg.ink_dark)
+    chroma = np.hypot(lab[:, :, 1], lab[:, :, 2])
+    hue = np.degrees(np.arctan2(lab[:, :, 2], lab[:, :, 1])) % 360.0
+    coloured = chroma > cfg.symbol_chroma
     rows, cols = grid.shape
-    ring = np.zeros((rows, cols))
-    centre = np.zeros((rows, cols))
+    out = [np.zeros((rows, cols)) for _ in range(4)]
     for r in range(rows):
         for c in range(cols):
+            sym = str(printed[r, c])
+            if sym == ".":
+                continue
             x0, y0, x1, y1 = grid.cell_box(r, c)
             m = cfg.inner_frac
             cw, ch = x1 - x0, y1 - y0
-            patch = ink[round(y0 + m * ch):round(y1 - m * ch), round(x0 + m * cw):round(x1 - m * cw)]
+            sl = (slice(round(y0 + m * ch), round(y1 - m * ch)),
+                  slice(round(x0 + m * cw), round(x1 - m * cw)))
+            patch = ink[sl]
             if patch.size == 0:
                 continue
+            own = np.zeros(patch.shape, bool)
+            for lo, hi in cfg.symbol_hues.get(sym, ()):
+                own |= (hue[sl] >= lo) & (hue[sl] < hi)
+            res = patch & ~(own & coloured[sl])
             ph, pw = patch.shape
             yy, xx = np.mgrid[0:ph, 0:pw]
-            rr = np.hypot((xx - (pw - 1) / 2) / pw, (yy - (ph - 1) / 2) / ph)
-            inner = rr < cfg.centre_radius
-            centre[r, c] = float(patch[inner].mean())
-            ring[r, c] = float(patch[~inner].mean())
-    return ring, centre
+            inner = np.hypot((xx - (pw - 1) / 2) / pw, (yy - (ph - 1) / 2) / ph) < cfg.centre_radius
+            out[0][r, c] = float(patch[~inner].mean())
+            out[1][r, c] = float(patch[inner].mean())
+            out[2][r, c] = float(res[~inner].mean())
+            out[3][r, c] = float(res[inner].mean())
+    return CellInk(*out)
+
+
+def _paper_lab(lab: NDArray[np.float32], grid: Grid, printed: NDArray[np.str_]) -> NDArray[np.float32]:
+    """The cells' fill in balanced Lab: the median of the cells' corner regions."""
+    parts = []
+    for (r, c), sym in np.ndenumerate(printed):
+        if sym == ".":
+            continue
+        x0, y0, x1, y1 = grid.cell_box(r, c)
+        q = 0.12 * (x1 - x0)
+        for cx, cy in ((x0 + 2 * q, y0 + 2 * q), (x1 - 2 * q, y0 + 2 * q), (x0 + 2 * q, y1 - 2 * q),
+                       (x1 - 2 * q, y1 - 2 * q)):
+            parts.append(lab[round(cy - q):round(cy + q), round(cx - q):round(cx + q)].reshape(-1, 3))
+    if not parts:
+        return np.median(lab.reshape(-1, 3), axis=0)
+    return np.median(np.concatenate(parts), axis=0)
 
 
 def _decide(value: float, lo: float, hi: float) -> tuple[int, float]:
@@ -96,8 +139,7 @@ def _decide(value: float, lo: float, hi: float) -> tuple[int, float]:
 
 
 def read_marks(face: NDArray[np.uint8], grid: Grid, printed: NDArray[np.str_],
-               reference: tuple[NDArray[np.float64], NDArray[np.float64]] | None = None,
-               config: MarksConfig | None = None) -> CellVerdicts:
+               reference: CellInk | None = None, config: MarksConfig | None = None) -> CellVerdicts:
     """Marked / unmarked / uncertain for every cell of ``printed``.
 
     Parameters
@@ -109,39 +151,43 @@ def read_marks(face: NDArray[np.uint8], grid: Grid, printed: NDArray[np.str_],
     printed : (rows, cols) str array
         The symbols at each grid position as printed on this face (``.`` for water), from the
         identified card, or from presence alone (all ``#``) when unknown.
-    reference : pair of (rows, cols) float64 arrays, optional
-        Ring and centre ink of the clean reference face, printed frame.
+    reference : CellInk, optional
+        The ink of the clean reference face (same printed frame).
     """
     cfg = config or default_config()
-    ring, centre = cell_ink(face, grid, cfg)
+    ink = cell_ink(face, grid, printed, cfg)
     rows, cols = grid.shape
     state = np.full((rows, cols), -2, np.int8)
-    extra = np.zeros((rows, cols))
+    score = np.zeros((rows, cols))
     conf = np.ones((rows, cols))
-    total = 0.55 * ring + 0.45 * centre
-    for sym in set(printed.ravel()) - {"."}:
+    w = cfg.ring_weight
+
+    def mix(ring: float, centre: float) -> float:
+        return w * max(0.0, ring) + (1.0 - w) * max(0.0, centre)
+
+    for sym in sorted(set(printed.ravel()) - {"."}):
         cells = list(zip(*np.nonzero(printed == sym), strict=True))
         if sym == "#":
-            base_ring = base_centre = 0.0
-            lo, hi = cfg.marked_lo, cfg.marked_hi
-        else:
-            lo, hi = cfg.symbol_extra_lo, cfg.symbol_extra_hi
-            if reference is not None:
-                base_ring = float(np.median([reference[0][rc] for rc in cells]))
-                base_centre = float(np.median([reference[1][rc] for rc in cells]))
-            else:
-                # the printed symbol looks alike in every cell of its class: the least inked
-                # cell of the class bounds what the print alone shows
-                base_ring = min(float(min(ring[rc] for rc in cells)), cfg.symbol_ring_cap)
-                base_centre = float(min(centre[rc] for rc in cells))
+            for rc in cells:
+                score[rc] = mix(ink.ring[rc], ink.centre[rc])
+            continue
+        # ink beyond the symbol's own hue, above what the cleanest cell of the class shows
+        rb = min(min(float(ink.ring_res[rc]) for rc in cells), cfg.residual_cap_ring)
+        cb = min(min(float(ink.centre_res[rc]) for rc in cells), cfg.residual_cap_centre)
         for rc in cells:
-            if sym == "#":
-                v = float(total[rc])
-            else:
-                v = (0.7 * max(0.0, float(ring[rc]) - base_ring)
-                     + 0.3 * max(0.0, float(centre[rc]) - base_centre))
-            extra[rc] = v
-            s, cf = _decide(v, lo, hi)
-            state[rc] = s
-            conf[rc] = cf
-    return CellVerdicts(state, extra, conf)
+            v = mix(ink.ring_res[rc] - rb, ink.centre_res[rc] - cb)
+            if reference is not None:
+                v = max(v, mix(ink.ring[rc] - reference.ring[rc], ink.centre[rc] - reference.centre[rc]))
+            elif len(cells) >= 2:
+                # the print is the same in every cell of a class: compare with the cleanest one
+                rmin = min(float(ink.ring[k]) for k in cells)
+                cmin = min(float(ink.centre[k]) for k in cells)
+                v = max(v, mix(ink.ring[rc] - rmin, ink.centre[rc] - cmin))
+            score[rc] = v
+    for (r, c), sym in np.ndenumerate(printed):
+        if sym == ".":
+            continue
+        st, cf = _decide(float(score[r, c]), cfg.marked_lo, cfg.marked_hi)
+        state[r, c] = st
+        conf[r, c] = cf
+    return CellVerdicts(state, score, conf)

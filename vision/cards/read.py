@@ -52,9 +52,10 @@ def to_catalog_frame(cells: list[tuple[int, int]], catalog_shape: tuple[int, int
     return sorted(out)
 
 
-def reference_ink(catalog: Catalog, card_id: str, cfg: CardsConfig,
-                  ) -> tuple[NDArray[np.float64], NDArray[np.float64], tuple[int, int]] | None:
-    """Ring and centre ink of the clean reference face of ``card_id``, printed frame."""
+def reference_ink(catalog: Catalog, card_id: str, printed: NDArray[np.str_],
+                  cfg: CardsConfig) -> marks_mod.CellInk | None:
+    """The ink of the clean reference face of ``card_id`` (printed frame), when there is one and
+    its grid has the shape of ``printed``."""
     ref = catalog.reference(card_id)
     if ref is None:
         return None
@@ -62,10 +63,9 @@ def reference_ink(catalog: Catalog, card_id: str, cfg: CardsConfig,
     h = round(cfg.rectify.card_mm[1] * cfg.rectify.px_per_mm)
     face = cv2.resize(ref, (w, h), interpolation=cv2.INTER_AREA)
     g = grid_mod.locate_grid(face, cfg.rectify.px_per_mm, cfg.grid)
-    if g is None:
+    if g is None or g.shape != printed.shape:
         return None
-    ring, centre = marks_mod.cell_ink(face, g, cfg.marks)
-    return ring, centre, g.shape
+    return marks_mod.cell_ink(face, g, printed, cfg.marks)
 
 
 def read_one(image: NDArray[np.uint8], quad: detect_mod.CardQuad, catalog: Catalog,
@@ -84,9 +84,8 @@ def read_one(image: NDArray[np.uint8], quad: detect_mod.CardQuad, catalog: Catal
         printed = ident.card.grid(ident.rotation)
     else:
         printed = np.where(grid.presence >= 0.5, "#", ".")
-    ref = reference_ink(catalog, ident.card.id, cfg) if ident.card is not None else None
-    ref_pair = (ref[0], ref[1]) if ref is not None and ref[2] == grid.shape else None
-    verdicts = marks_mod.read_marks(face.image, grid, printed, ref_pair, cfg.marks)
+    ref = reference_ink(catalog, ident.card.id, printed, cfg) if ident.card is not None else None
+    verdicts = marks_mod.read_marks(face.image, grid, printed, ref, cfg.marks)
     marked = [(int(r), int(c)) for r, c in zip(*np.nonzero(verdicts.state == 1), strict=True)]
     uncertain = [(int(r), int(c)) for r, c in zip(*np.nonzero(verdicts.state == -1), strict=True)]
     n_cells = int(np.sum(printed != "."))
