@@ -12,12 +12,14 @@ import dataclasses
 import re
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
 from numpy.typing import NDArray
 
 from calibration.errors import CalibrationError
+from calibration.sheet import load_section
 
 if TYPE_CHECKING:
     from calibration.profile import Profile
@@ -27,6 +29,14 @@ LETTERS = KINDS + "."
 # How many tokens of each kind the game has (4 of each gem colour, 2 pearls, 3 gold).
 TOKEN_COUNTS: dict[str, int] = {"W": 4, "U": 4, "G": 4, "R": 4, "K": 4, "P": 2, "Y": 3}
 SIZE = 5
+
+
+@dataclass(frozen=True)
+class TokensConfig:
+    """Tunables of enrolment (``calibration.json``, section ``tokens``): how many spots of the
+    enrolment photo may read differently from the layout with the learnt colours."""
+
+    max_mismatches: int
 
 
 def default_layout() -> tuple[str, ...]:
@@ -124,13 +134,25 @@ def enrol_tokens(image: NDArray[np.uint8], layout: str | Sequence[str], profile:
         from vision.board import learn_tokens
     except ImportError as exc:
         raise CalibrationError("token enrolment is not available: the board reader is not installed") from exc
+    from vision.board import read
     from vision.errors import VisionError
 
     prepared = profile.prepare(image)
     try:
         model = learn_tokens(prepared, list(rows))
-    except VisionError as exc:
+    except (VisionError, ValueError) as exc:
         raise CalibrationError(f"token enrolment failed: {exc}") from exc
-    except ValueError as exc:
-        raise CalibrationError(f"token enrolment failed: {exc}") from exc
-    return dataclasses.replace(profile, token_model=dict(model.to_json()), token_layout=rows)
+    enrolled = dataclasses.replace(profile, token_model=dict(model.to_json()), token_layout=rows)
+    # Check: with the learnt colours, the photo must read back as the layout. A wrong layout
+    # (or one given in another orientation), or a photo of something else, fails here.
+    reading = read(prepared, profile=enrolled)
+    if reading is None:
+        raise CalibrationError("token enrolment failed: no token board found in the photo")
+    wrong = [(r, c) for r in range(SIZE) for c in range(SIZE) if reading.cells[r][c] != rows[r][c]]
+    if len(wrong) > load_section("calibration", "tokens", TokensConfig).max_mismatches:
+        where = " ".join(f"({r + 1},{c + 1})" for r, c in wrong[:6]) + (" ..." if len(wrong) > 6 else "")
+        raise CalibrationError(
+            f"token enrolment failed: the board in the photo does not match the layout at {len(wrong)} "
+            f"spots {where}; check the layout (its first row runs along the board edge nearest the "
+            "top of the photo) and that every token lies on its spot")
+    return enrolled

@@ -143,7 +143,13 @@ def table(photos: tuple[str, ...], camera: int | None, video: str | None, name: 
     photo must show the calibration sheet.
     """
     from calibration.errors import CalibrationError
-    from calibration.profile import calibrate_frames, calibrate_image, profile_path, save_profile
+    from calibration.profile import (
+        calibrate_frames,
+        calibrate_image,
+        default_video_config,
+        profile_path,
+        save_profile,
+    )
 
     given = sum([bool(photos), camera is not None, video is not None])
     if given != 1:
@@ -161,8 +167,9 @@ def table(photos: tuple[str, ...], camera: int | None, video: str | None, name: 
     else:
         if camera is not None:
             click.echo("lay the calibration sheet flat on the table in view of the camera", err=True)
+        limit = default_video_config().max_frames
         with _stream(camera, video) as frames, click.progressbar(
-                length=None, label="looking for the sheet", show_pos=True) as bar:
+                length=limit, label="looking for the sheet", show_pos=True) as bar:
             cal = calibrate_frames(frames, name, lens_model, seats, on_frame=lambda _: bar.update(1))
         image = None
     if overlay:
