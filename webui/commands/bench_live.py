@@ -63,7 +63,7 @@ def bench_live(seconds: float, seed: int, every_k: int | None, fps: float, reade
     from vision.bench.live import run_live_bench
 
     total = max(1, round(seconds * fps))
-    err = click.get_text_stream("stderr")
+    err = sys.stderr
     bars: dict[str, Any] = {}
 
     def progress(phase: str, done: int, _total: int) -> None:
