@@ -239,8 +239,7 @@ def check(data: Mapping[str, Any]) -> dict[str, Any]:
         coins_before=fields.integer(data.get("coins", 0), "coins", 0, rules.coin_boxes),
         palm_boxes_used=fields.integer(data.get("palm_boxes_used", 0), "palm_boxes_used", 0,
                                        rules.palm_boxes),
-        coin_boxes=rules.coin_boxes,
-        palm_boxes=rules.palm_boxes,
+        rules=rules,
     )
     out = verdict.to_json()
     if data.get("hints", False) is True:

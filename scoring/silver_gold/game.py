@@ -208,7 +208,7 @@ def _mark(state: GameState, shape: Shape,
                  for a, m in zip(player.active, move.marks, strict=True)]
         verdict: Verdict = check_turn(
             shape, turns, display_palms=state.display_palms, coins_before=player.sheet.coins,
-            palm_boxes_used=len(player.sheet.palms), coin_boxes=rules.coin_boxes, palm_boxes=rules.palm_boxes)
+            palm_boxes_used=len(player.sheet.palms), rules=rules)
         if not verdict.legal:
             raise IllegalTurn(where, f"{player.name}: {verdict.reason}")
         sheet = replace(player.sheet, coins=player.sheet.coins + verdict.coins,

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from scoring.silver_gold.catalog import Card
+from scoring.silver_gold.catalog import Card, Rules, load_rules
 from scoring.silver_gold.shapes import Cell, Shape
 
 __all__ = ["CardTurn", "Verdict", "check_turn", "legal_placements"]
@@ -170,8 +170,7 @@ def check_turn(
     display_palms: int = 0,
     coins_before: int = 0,
     palm_boxes_used: int = 0,
-    coin_boxes: int = 12,
-    palm_boxes: int = 4,
+    rules: Rules | None = None,
 ) -> Verdict:
     """Judge one player's marks for one expedition card.
 
@@ -185,15 +184,17 @@ def check_turn(
         Palm trees on the face-up display cards (a palm scores 1 + this).
     coins_before, palm_boxes_used : int
         Coin boxes crossed and palm boxes filled before the turn (effects stop at the sheet's end).
-    coin_boxes, palm_boxes : int
-        Size of the score sheet.
+    rules : Rules, optional
+        The rule numbers (score-sheet size); the built-in ones by default.
 
     Returns
     -------
     Verdict
         Legal with an interpretation, or illegal with a reason. The effects count every new mark.
     """
-    coins, palms = _effects(turns, display_palms, coins_before, palm_boxes_used, coin_boxes, palm_boxes)
+    rules = rules or load_rules()
+    coins, palms = _effects(turns, display_palms, coins_before, palm_boxes_used, rules.coin_boxes,
+                            rules.palm_boxes)
 
     def illegal(reason: str, reading: _Reading | None = None) -> Verdict:
         if reading is None:
