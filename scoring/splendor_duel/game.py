@@ -30,6 +30,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
+from functools import cached_property
 from typing import Protocol
 
 from scoring.errors import ScoringError
@@ -105,6 +106,10 @@ class PlayerState:
 
     def tally(self) -> Tally:
         """Points, crowns, bonuses and victory conditions of the player's cards."""
+        return self._tally
+
+    @cached_property
+    def _tally(self) -> Tally:
         return tally(self.cards, self.royals)
 
 
@@ -297,8 +302,10 @@ Action = UsePrivilege | Refill | Take | Reserve | Buy | TakeMatching | Steal | C
 def effective_cost(card: JewelCard, bonuses: Tokens) -> Tokens:
     """What ``card`` costs a player with ``bonuses``: each gem colour reduced by its bonuses,
     never below 0; pearls never reduced."""
-    return Tokens(tuple(max(0, card.cost[t] - bonuses[t]) if t in GEMS else card.cost[t]
-                        for t in TOKEN_ORDER))  # type: ignore[arg-type]
+    cost, bonus = card.cost.counts, bonuses.counts
+    gems = len(GEMS)  # the gem colours come first in TOKEN_ORDER
+    return Tokens(tuple(max(0, c - b) if i < gems else c
+                        for i, (c, b) in enumerate(zip(cost, bonus, strict=True))))  # type: ignore[arg-type]
 
 
 def _gain_privilege(state: State, who: int) -> State:
@@ -341,13 +348,21 @@ def _fmt(cell: Cell) -> str:
 
 def _payments(need: Tokens, have: Tokens) -> Iterator[Tokens]:
     """Every way to pay ``need`` from ``have``, gold covering any shortfall."""
-    gold = have[Token.GOLD]
-    kinds = [t for t in TOKEN_ORDER if t != Token.GOLD and need[t] > 0]
-    ranges = [range(max(0, need[t] - gold), min(need[t], have[t]) + 1) for t in kinds]
+    gold_index = TOKEN_ORDER.index(Token.GOLD)
+    gold = have.counts[gold_index]
+    pairs = [(i, n, h) for i, (n, h) in enumerate(zip(need.counts, have.counts, strict=True))
+             if i != gold_index and n > 0]
+    if sum(max(0, n - h) for _, n, h in pairs) > gold:
+        return
+    ranges = [range(max(0, n - gold), min(n, h) + 1) for _, n, h in pairs]
     for combo in itertools.product(*ranges):
-        short = sum(need[t] - k for t, k in zip(kinds, combo, strict=True))
+        short = sum(n - k for (_, n, _), k in zip(pairs, combo, strict=True))
         if short <= gold:
-            yield Tokens.from_mapping({**dict(zip(kinds, combo, strict=True)), Token.GOLD: short})
+            counts = [0] * len(TOKEN_ORDER)
+            for (i, _, _), k in zip(pairs, combo, strict=True):
+                counts[i] = k
+            counts[gold_index] = short
+            yield Tokens(tuple(counts))  # type: ignore[arg-type]
 
 
 def _buyable(state: State) -> Iterator[str]:
