@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import socket
 import threading
 import time
 from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import cv2
@@ -121,6 +123,54 @@ def test_url_source_rejects_unsupported_schemes() -> None:
         UrlSource("ftp://example.invalid/stream")
     with pytest.raises(SourceError, match="expected one of"):
         UrlSource("http://")
+
+
+class _Mjpeg(BaseHTTPRequestHandler):
+    """A tiny MJPEG camera over HTTP: 15 frames whose brightness counts up, then the stream ends."""
+
+    def do_GET(self) -> None:
+        self.send_response(200)
+        self.send_header("Content-Type", "multipart/x-mixed-replace; boundary=frame")
+        self.end_headers()
+        for i in range(15):
+            ok, buf = cv2.imencode(".jpg", np.full((48, 64, 3), 10 + 15 * i, np.uint8))
+            assert ok
+            head = b"--frame\r\nContent-Type: image/jpeg\r\nContent-Length: %d\r\n\r\n" % len(buf)
+            try:
+                self.wfile.write(head + buf.tobytes() + b"\r\n")
+            except (BrokenPipeError, ConnectionResetError):
+                return
+            time.sleep(0.005)
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+def test_url_source_reads_an_mjpeg_stream_and_reports_its_end() -> None:
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _Mjpeg)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        source = UrlSource(f"http://127.0.0.1:{server.server_address[1]}/video.mjpg")
+        frames = []
+        with pytest.raises(SourceError, match="stopped delivering"):
+            for frame in source.frames():
+                frames.append(frame)
+        source.close()
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert len(frames) >= 10 and frames[0].image.shape == (48, 64, 3)
+    levels = [float(f.image.mean()) for f in frames]
+    assert levels == sorted(levels) and levels[-1] - levels[0] > 100
+    assert [f.index for f in frames] == list(range(len(frames)))
+
+
+def test_url_source_that_refuses_fails_fast() -> None:
+    with socket.socket() as probe:  # a port with nobody listening
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    with pytest.raises(SourceError, match="cannot open"):
+        UrlSource(f"http://127.0.0.1:{port}/video.mjpg")
 
 
 class _Flaky(FrameSource):
