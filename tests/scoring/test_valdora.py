@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from scoring.errors import InvalidInput
 from scoring.valdora import score, template
@@ -53,3 +56,18 @@ def test_bad_input_names_the_field(player: dict[str, Any], message: str) -> None
 def test_players_are_required() -> None:
     with pytest.raises(InvalidInput, match="players: missing"):
         score({"game": "valdora"})
+
+
+@settings(max_examples=40, deadline=None)
+@given(stones=st.lists(st.integers(0, 3), min_size=2, max_size=5),
+       silver=st.lists(st.integers(0, 2), min_size=5, max_size=5), seed=st.integers(0, 2**16))
+def test_ranks_do_not_depend_on_the_order_players_are_listed(stones: list[int], silver: list[int],
+                                                            seed: int) -> None:
+    players = [{"name": f"P{i}", "stones": s, "silver": silver[i]} for i, s in enumerate(stones)]
+    shuffled = players[:]
+    random.Random(seed).shuffle(shuffled)
+    ranks = {p["name"]: p["rank"] for p in score(game(*players))["players"]}
+    assert ranks == {p["name"]: p["rank"] for p in score(game(*shuffled))["players"]}
+    for p in players:  # rank = 1 + players strictly ahead on (points, silver)
+        ahead = sum(1 for q in players if (q["stones"], q["silver"]) > (p["stones"], p["silver"]))
+        assert ranks[p["name"]] == 1 + ahead
