@@ -44,6 +44,7 @@ class CardReading:
     partial: bool
     grid_rotation: int = 0
     grid_shape: tuple[int, int] | None = None
+    grid_corners: Quad | None = None  # the printed grid box (TL, TR, BR, BL as seen upright), image px
 
     def to_json(self) -> dict[str, Any]:
         return {

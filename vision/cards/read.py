@@ -68,6 +68,13 @@ def reference_ink(catalog: Catalog, card_id: str, printed: NDArray[np.str_],
     return marks_mod.cell_ink(face, g, printed, cfg.marks)
 
 
+def _grid_box(grid: grid_mod.Grid, to_face: NDArray[np.float64]) -> NDArray[np.float64]:
+    """The printed grid box corners (TL, TR, BR, BL as seen upright) in photo pixels."""
+    x0, x1, y0, y1 = grid.xs[0], grid.xs[-1], grid.ys[0], grid.ys[-1]
+    box = np.array([[[x0, y0], [x1, y0], [x1, y1], [x0, y1]]], np.float64)
+    return cv2.perspectiveTransform(box, np.linalg.inv(to_face)).reshape(4, 2)
+
+
 def read_one(image: NDArray[np.uint8], quad: detect_mod.CardQuad, catalog: Catalog,
              cfg: CardsConfig) -> CardReading | None:
     """Read one detected card; ``None`` when the quad shows no grid of cells (not a map card)."""
@@ -105,6 +112,7 @@ def read_one(image: NDArray[np.uint8], quad: detect_mod.CardQuad, catalog: Catal
         partial=False,
         grid_rotation=ident.rotation,
         grid_shape=grid.shape,
+        grid_corners=_quad(_grid_box(grid, face.to_face)),
     )
 
 
