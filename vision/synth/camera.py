@@ -39,6 +39,7 @@ __all__ = [
 ]
 
 TIERS: tuple[str, ...] = ("easy", "typical", "hard")
+_TRI_STD = math.sqrt(2 * (256**2 - 1) / 12)  # standard deviation of the difference of two uniform bytes
 
 
 @dataclass(frozen=True)
@@ -277,18 +278,21 @@ def table_texture(rng: np.random.Generator, size_px: tuple[int, int]) -> NDArray
     if w <= 0 or h <= 0:
         raise ValueError(f"size_px must be positive, got {size_px}")
     kind = int(rng.integers(3))
-    if kind == 0:  # wood: grain along x, warped by low-frequency noise
-        base = np.array([rng.uniform(40, 90), rng.uniform(80, 140), rng.uniform(120, 190)], np.float32)
-        warp = _smooth_noise(rng, (w, h), (4, 6)) * rng.uniform(8.0, 25.0)
+    if kind == 0:  # wood: planks with streaky grain and growth rings
+        woods = ((110, 160, 200), (50, 80, 120), (60, 95, 160), (130, 180, 215), (150, 160, 165))
+        base = np.array(woods[int(rng.integers(len(woods)))], np.float32) * rng.uniform(0.85, 1.15)
+        streaks = rng.normal(0.0, 1.0, (h, w)).astype(np.float32)
+        streaks = cv2.GaussianBlur(streaks, (0, 0), sigmaX=rng.uniform(12.0, 30.0), sigmaY=0.7)
+        streaks /= float(streaks.std()) + 1e-6
+        period = rng.uniform(10.0, 30.0)
+        warp = _smooth_noise(rng, (w, h), (6, 4)) * period * rng.uniform(0.5, 1.5)
         ys = np.arange(h, dtype=np.float32)[:, None] + warp
-        freq = rng.uniform(0.05, 0.15)
-        grain = np.sin(ys * freq + _smooth_noise(rng, (w, h), (30, 3)) * 2.0)
-        fine = _smooth_noise(rng, (w, h), (max(2, w // 3), max(2, h // 40)))
-        shade = 1.0 + 0.12 * grain + 0.06 * fine
-        # planks: darker seams every few hundred pixels
-        plank = int(rng.integers(120, 400))
-        seams = (np.arange(h) % plank) < 2
-        shade[seams, :] *= 0.6
+        rings = np.sin(ys * (2 * np.pi / period)) ** 8
+        shade = 1.0 + 0.07 * streaks - 0.12 * rings
+        plank = int(rng.integers(90, 300))
+        for top in range(0, h, plank):
+            shade[top:top + plank] *= rng.uniform(0.9, 1.1)
+            shade[top:top + 2] *= 0.55
         img = base[None, None, :] * shade[:, :, None]
     elif kind == 1:  # cloth / felt: saturated colour, fine weave noise
         palettes = ((60, 110, 40), (110, 60, 30), (40, 40, 120), (70, 70, 70), (90, 50, 80))
@@ -560,8 +564,8 @@ def photograph(
     if conditions.shadow > 0:
         light *= 1.0 - conditions.shadow * cfg.occluder_shadow_strength * _occluder_shadow(rng, (w, h), cfg)
     cast = np.asarray(conditions.cast, np.float32)
-    canvas *= light[:, :, None]
-    canvas *= cast[None, None, :]
+    gain = cv2.merge([light * cast[0], light * cast[1], light * cast[2]])
+    cv2.multiply(canvas, gain, dst=canvas)
     if conditions.glare > 0 and quads and float(glossy.max()) > 0:
         glossy_idx = [i for i, p in enumerate(placements) if p.glossy]
         if glossy_idx:
@@ -589,14 +593,18 @@ def photograph(
         kern = _motion_kernel(conditions.motion_blur_px, rng.uniform(0, math.pi))
         canvas = cv2.filter2D(canvas, -1, kern, borderType=cv2.BORDER_REFLECT_101)
 
-    # --- sensor
+    # --- sensor: read noise plus shot noise growing with the signal; the noise is the
+    # difference of two uniform bytes (a triangular law, as good as a Gaussian here and
+    # several times cheaper to draw), scaled to ``noise_sigma``
     np.clip(canvas, 0, 255, out=canvas)
     if conditions.noise_sigma > 0:
-        sigma = conditions.noise_sigma
-        noise = rng.standard_normal((h, w, 3), dtype=np.float32)
-        level = (1 - cfg.shot_noise_share) + cfg.shot_noise_share * np.sqrt(canvas / 128.0)
-        canvas += noise * level * sigma
-    image = np.clip(canvas + 0.5, 0, 255).astype(np.uint8)
+        pair = np.frombuffer(rng.bytes(2 * h * w * 3), np.uint8).reshape(2, h, w, 3)
+        noise = cv2.subtract(pair[0], pair[1], dtype=cv2.CV_32F)
+        level = cv2.sqrt(canvas * (cfg.shot_noise_share**2 / 128.0))
+        level += 1 - cfg.shot_noise_share
+        canvas += noise * level * np.float32(conditions.noise_sigma / _TRI_STD)
+        np.maximum(canvas, 0, out=canvas)  # convertScaleAbs below would fold negatives up
+    image = cv2.convertScaleAbs(canvas)  # rounds and saturates at 255
 
     # --- JPEG
     if conditions.jpeg_quality is not None:

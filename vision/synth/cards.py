@@ -217,15 +217,20 @@ def _pt(x: float, y: float) -> tuple[int, int]:
 
 
 def rounded_alpha(w: int, h: int, radius: float) -> NDArray[np.uint8]:
-    """An anti-aliased mask of a rectangle with rounded corners, shape ``(h, w)``."""
-    ss = 4
-    big = np.zeros((h * ss, w * ss), np.uint8)
-    r = max(1, round(radius * ss))
-    cv2.rectangle(big, (r, 0), (w * ss - 1 - r, h * ss - 1), 255, -1)
-    cv2.rectangle(big, (0, r), (w * ss - 1, h * ss - 1 - r), 255, -1)
-    for cx, cy in ((r, r), (w * ss - 1 - r, r), (r, h * ss - 1 - r), (w * ss - 1 - r, h * ss - 1 - r)):
-        cv2.circle(big, (cx, cy), r, 255, -1)
-    return cv2.resize(big, (w, h), interpolation=cv2.INTER_AREA)
+    """An anti-aliased mask of a ``w`` x ``h`` rectangle with rounded corners, shape ``(h, w)``."""
+    alpha = np.full((h, w), 255, np.uint8)
+    r = max(1.0, float(radius))
+    k = math.ceil(r) + 1
+    yy, xx = np.mgrid[0:k, 0:k].astype(np.float32)
+    # coverage of a pixel centred at (x + 0.5, y + 0.5) by the disc around (r, r)
+    d = np.sqrt((xx + 0.5 - r) ** 2 + (yy + 0.5 - r) ** 2)
+    corner = np.where((xx + 0.5 < r) & (yy + 0.5 < r), np.clip(r - d + 0.5, 0.0, 1.0), 1.0)
+    tile = np.round(corner * 255).astype(np.uint8)
+    alpha[:k, :k] = np.minimum(alpha[:k, :k], tile)
+    alpha[:k, w - k:] = np.minimum(alpha[:k, w - k:], tile[:, ::-1])
+    alpha[h - k:, :k] = np.minimum(alpha[h - k:, :k], tile[::-1, :])
+    alpha[h - k:, w - k:] = np.minimum(alpha[h - k:, w - k:], tile[::-1, ::-1])
+    return alpha
 
 
 def _blob(
@@ -456,7 +461,8 @@ def render_card_face(
         _draw_badge(img, where, size, card.badge, st, style_name, font, rng)
 
     alpha = rounded_alpha(w, h, _u(rng, st.corner_radius_mm) * px)
-    face = np.dstack([img, alpha])
+    face = cv2.cvtColor(img, cv2.COLOR_BGR2BGRA)
+    face[:, :, 3] = alpha
     return CardFace(image=face, cells=printed, grid_rotation=rot, style=style_name, px_per_mm=px)
 
 

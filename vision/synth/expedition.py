@@ -109,4 +109,6 @@ def render_expedition_face(
         cv2.rectangle(img, _pt(*a), _pt(*b), fill, -1, cv2.LINE_AA, _SHIFT)
         cv2.rectangle(img, _pt(*a), _pt(*b), edge, line, cv2.LINE_AA, _SHIFT)
     alpha = rounded_alpha(w, h, rng.uniform(2.5, 4.0) * px)
-    return np.dstack([img, alpha])
+    face = cv2.cvtColor(img, cv2.COLOR_BGR2BGRA)
+    face[:, :, 3] = alpha
+    return face
