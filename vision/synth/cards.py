@@ -137,6 +137,7 @@ class FaceStyle:
     background_bgr: tuple[int, int, int]
     island_bgr: tuple[int, int, int]
     shore_bgr: tuple[int, int, int]
+    lagoon_bgr: tuple[int, int, int]
     font: str
     numeral_height_mm: tuple[float, float]
     numeral_bgr: tuple[int, int, int]
@@ -415,13 +416,20 @@ def render_card_face(
     cell_fill = jitter_bgr(rng, st.cell_bgr, 8)
     icon_style = st.icons
     printed: dict[Cell, tuple[float, float, float, float]] = {}
+    lagoon = jitter_bgr(rng, st.lagoon_bgr, 12)
     inv = _printed_to_catalog(card.shape, rot)
     for r in range(gr):
         for c in range(gc):
             sym = str(grid[r, c])
-            if sym == ".":
-                continue
             box = (gx0 + c * cell, gy0 + r * cell, gx0 + (c + 1) * cell, gy0 + (r + 1) * cell)
+            if sym == ".":
+                # water: a lagoon or a bay of the sea, sometimes just the island
+                if rng.random() < 0.7:
+                    inset = cell * rng.uniform(0.05, 0.2)
+                    axes = (round((cell / 2 - inset) * _ONE), round((cell / 2 - inset) * _ONE))
+                    centre = _pt((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
+                    cv2.ellipse(img, centre, axes, 0, 0, 360, lagoon, -1, cv2.LINE_AA, _SHIFT)
+                continue
             cv2.rectangle(img, _pt(box[0], box[1]), _pt(box[2], box[3]), cell_fill, -1, cv2.LINE_AA, _SHIFT)
             printed[inv(r, c)] = box
     for box in printed.values():
