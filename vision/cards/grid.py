@@ -34,6 +34,7 @@ class GridConfig:
     ring_frac: tuple[float, float]
     paper_dist: float
     line_on: float
+    side_weight: float
     min_coverage: float
     max_candidates: int
 
@@ -254,7 +255,7 @@ def _cells(face: NDArray[np.uint8], hmap: NDArray[np.float32], vmap: NDArray[np.
     paper_frac = np.array([float(np.mean(np.linalg.norm(rg - paper_lab, axis=1) < cfg.paper_dist))
                            for rg in rings])
     side_score = np.clip(side_min.ravel() / cfg.side_present, 0.0, 1.0)
-    presence = (0.5 * side_score + 0.5 * paper_frac).reshape(rows, cols)
+    presence = (cfg.side_weight * side_score + (1.0 - cfg.side_weight) * paper_frac).reshape(rows, cols)
     paper_bgr = cv2.cvtColor(paper_lab.reshape(1, 1, 3).astype(np.uint8), cv2.COLOR_LAB2BGR).reshape(3)
     return Grid(xs, ys, np.clip(presence, 0.0, 1.0), paper_bgr.astype(np.float64))
 

@@ -33,6 +33,7 @@ class IdentifyConfig:
     min_score: float
     min_margin: float
     grey_chroma: float
+    frame_band_mm: tuple[float, float]
     hue_centres: Mapping[str, float]
 
 
@@ -105,8 +106,8 @@ def observe(face: NDArray[np.uint8], grid: Grid, px_per_mm: float,
             green = strong & (hue >= 105) & (hue < 200)
             sym[r, c] = (red.mean(), yellow.mean(), green.mean())
     h, w = lab.shape[:2]
-    band = round(2.5 * px_per_mm)
-    edge = round(0.8 * px_per_mm)
+    band = round(cfg.frame_band_mm[1] * px_per_mm) - round(cfg.frame_band_mm[0] * px_per_mm)
+    edge = round(cfg.frame_band_mm[0] * px_per_mm)
     mask = np.zeros((h, w), bool)
     mask[edge:h - edge, edge:w - edge] = True
     mask[edge + band:h - edge - band, edge + band:w - edge - band] = False
