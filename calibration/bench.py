@@ -64,6 +64,7 @@ def profile_for_conditions(
     tokens: bool | None = None,
     paper: str = "a4",
     name: str = "auto",
+    board_style: str | None = None,
 ) -> Profile:
     """Calibrate a profile for benchmark scenes rendered under ``conditions``.
 
@@ -78,6 +79,9 @@ def profile_for_conditions(
     paper : {"a4", "letter"}
     name : str
         The profile's name.
+    board_style : str, optional
+        Art style of the enrolment board (a real table has one board; pass the scenes' style
+        so the enrolled colours are learnt on the same board); random when ``None``.
 
     Raises
     ------
@@ -95,16 +99,14 @@ def profile_for_conditions(
     if tokens:
         from vision.synth.board import render_board_scene
 
-        # The player lays the tokens out as they see the board in the photo, so the layout
-        # given to enrolment is the default one in the frame the reader reports (``cells``).
         layout = default_layout()
         board_conditions = dataclasses.replace(conditions, zoom=max(1.0, conditions.zoom))
-        scene = render_board_scene(rng, "typical", conditions.size, layout=layout,
+        scene = render_board_scene(rng, "typical", conditions.size, layout=layout, style=board_style,
                                    conditions=board_conditions, hand=False)
         try:
-            profile = enrol_tokens(scene.image, scene.cells, profile)
+            profile = enrol_tokens(scene.image, layout, profile)
         except CalibrationError:
-            scene = render_board_scene(rng, "typical", conditions.size, layout=layout,
+            scene = render_board_scene(rng, "typical", conditions.size, layout=layout, style=board_style,
                                        conditions=_softened(board_conditions), hand=False)
-            profile = enrol_tokens(scene.image, scene.cells, profile)
+            profile = enrol_tokens(scene.image, layout, profile)
     return profile

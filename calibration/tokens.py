@@ -4,6 +4,10 @@ The player lays the tokens on the board in a known arrangement (``default_layout
 own: 5 strings of 5 letters from ``WUGRKPY.``) and photographs it. :func:`enrol_tokens` applies
 the profile's colour correction (so the model is learnt on the same pixels the reader will see),
 runs :func:`vision.board.learn_tokens` and stores the model's JSON in the profile.
+
+Which side of the board counts as the top is up to the reader, so all four quarter turns of the
+layout are tried; the learnt colours must read the enrolment photo back as the layout, which
+also catches a mistyped layout or a photo of something else.
 """
 
 from __future__ import annotations
@@ -13,7 +17,7 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -101,6 +105,18 @@ def parse_layout(text: str | Sequence[str]) -> tuple[str, ...]:
     return rows
 
 
+def rotations(layout: Sequence[str]) -> tuple[tuple[str, ...], ...]:
+    """The layout and its three quarter turns (clockwise), without repeats."""
+    grid = [list(row) for row in layout]
+    out: list[tuple[str, ...]] = []
+    for _ in range(4):
+        rows = tuple("".join(r) for r in grid)
+        if rows not in out:
+            out.append(rows)
+        grid = [list(r) for r in zip(*grid[::-1], strict=True)]
+    return tuple(out)
+
+
 def missing_kinds(layout: Sequence[str]) -> tuple[str, ...]:
     """Token kinds absent from ``layout`` (their appearance cannot be learnt from it)."""
     present = set("".join(layout))
@@ -117,7 +133,8 @@ def enrol_tokens(image: NDArray[np.uint8], layout: str | Sequence[str], profile:
     layout : str or sequence of str
         See :func:`parse_layout`.
     profile : Profile
-        Its ``prepare`` is applied first; the result is a copy with ``token_model`` set.
+        Its ``prepare`` is applied first; the result is a copy with ``token_model`` set and
+        ``token_layout`` holding the layout in the orientation the reader sees it.
 
     Raises
     ------
@@ -138,21 +155,33 @@ def enrol_tokens(image: NDArray[np.uint8], layout: str | Sequence[str], profile:
     from vision.errors import VisionError
 
     prepared = profile.prepare(image)
-    try:
-        model = learn_tokens(prepared, list(rows))
-    except (VisionError, ValueError) as exc:
-        raise CalibrationError(f"token enrolment failed: {exc}") from exc
-    enrolled = dataclasses.replace(profile, token_model=dict(model.to_json()), token_layout=rows)
-    # Check: with the learnt colours, the photo must read back as the layout. A wrong layout
-    # (or one given in another orientation), or a photo of something else, fails here.
-    reading = read(prepared, profile=enrolled)
-    if reading is None:
-        raise CalibrationError("token enrolment failed: no token board found in the photo")
-    wrong = [(r, c) for r in range(SIZE) for c in range(SIZE) if reading.cells[r][c] != rows[r][c]]
-    if len(wrong) > load_section("calibration", "tokens", TokensConfig).max_mismatches:
+    cfg = load_section("calibration", "tokens", TokensConfig)
+    # The player knows the arrangement but not which board edge the reader calls the top, so
+    # every quarter turn of the layout is tried: each is learnt, the photo is read back with
+    # the learnt colours, and the turn that reads back best wins. A wrong layout or a photo of
+    # something else reads back badly in every turn and is refused.
+    best: tuple[list[tuple[int, int]], tuple[str, ...], dict[str, Any]] | None = None
+    failure: Exception | None = None
+    for turn in rotations(rows):
+        try:
+            model = learn_tokens(prepared, list(turn))
+        except (VisionError, ValueError) as exc:
+            failure = exc
+            continue
+        model_json = dict(model.to_json())
+        reading = read(prepared, profile=dataclasses.replace(profile, token_model=model_json))
+        if reading is None:
+            continue
+        wrong = [(r, c) for r in range(SIZE) for c in range(SIZE) if reading.cells[r][c] != turn[r][c]]
+        if best is None or len(wrong) < len(best[0]):
+            best = (wrong, turn, model_json)
+    if best is None:
+        detail = str(failure) if failure is not None else "no token board found in the photo"
+        raise CalibrationError(f"token enrolment failed: {detail}")
+    wrong, turn, model_json = best
+    if len(wrong) > cfg.max_mismatches:
         where = " ".join(f"({r + 1},{c + 1})" for r, c in wrong[:6]) + (" ..." if len(wrong) > 6 else "")
         raise CalibrationError(
             f"token enrolment failed: the board in the photo does not match the layout at {len(wrong)} "
-            f"spots {where}; check the layout (its first row runs along the board edge nearest the "
-            "top of the photo) and that every token lies on its spot")
-    return enrolled
+            f"spots {where}; check the layout and that every token lies on its spot")
+    return dataclasses.replace(profile, token_model=model_json, token_layout=turn)
