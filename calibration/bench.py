@@ -14,7 +14,7 @@ import importlib.util
 
 import numpy as np
 
-from calibration.errors import CalibrationError, PoorView, SheetNotFound
+from calibration.errors import CalibrationError
 from calibration.profile import Profile, calibrate_image
 from calibration.sheet import render_sheet, sheet_geometry
 from calibration.tokens import default_layout, enrol_tokens
@@ -74,8 +74,9 @@ def profile_for_conditions(
         The scenes' camera and light (a strong cast, typically).
     rng : numpy.random.Generator
     tokens : bool, optional
-        Enrol the tokens from a board photographed under the same light; by default when the
-        board reader and renderer are installed.
+        Enrol the tokens from a board photographed under the same light. ``True``: enrolment
+        must succeed; ``None`` (default): enrol when the board reader and renderer are
+        installed, and return the profile without a token model if enrolment fails.
     paper : {"a4", "letter"}
     name : str
         The profile's name.
@@ -86,14 +87,16 @@ def profile_for_conditions(
     Raises
     ------
     CalibrationError
-        When the sheet cannot be calibrated even with a steadier camera, or enrolment fails.
+        When the sheet cannot be calibrated even with a steadier camera, or (with
+        ``tokens=True``) enrolment fails.
     """
     photo = photograph_sheet(conditions, rng, paper)
     try:
         profile = calibrate_image(photo.image, name).profile
-    except (SheetNotFound, PoorView, CalibrationError):
+    except CalibrationError:
         photo = photograph_sheet(_softened(conditions), rng, paper)
         profile = calibrate_image(photo.image, name).profile
+    required = bool(tokens)
     if tokens is None:
         tokens = _board_available()
     if tokens:
@@ -101,12 +104,12 @@ def profile_for_conditions(
 
         layout = default_layout()
         board_conditions = dataclasses.replace(conditions, zoom=max(1.0, conditions.zoom))
-        scene = render_board_scene(rng, "typical", conditions.size, layout=layout, style=board_style,
-                                   conditions=board_conditions, hand=False)
-        try:
-            profile = enrol_tokens(scene.image, layout, profile)
-        except CalibrationError:
+        for attempt in (board_conditions, _softened(board_conditions)):
             scene = render_board_scene(rng, "typical", conditions.size, layout=layout, style=board_style,
-                                       conditions=_softened(board_conditions), hand=False)
-            profile = enrol_tokens(scene.image, layout, profile)
+                                       conditions=attempt, hand=False)
+            try:
+                return enrol_tokens(scene.image, layout, profile)
+            except CalibrationError:
+                if required and attempt is not board_conditions:
+                    raise
     return profile

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from calibration.bench import photograph_sheet, profile_for_conditions
+from calibration.errors import CalibrationError
 from calibration.homography import find_table
 from vision.synth.camera import Conditions, sample_conditions, strong_cast
 
@@ -44,6 +45,26 @@ def test_tokens_are_enrolled_when_the_board_reader_is_there(rng: np.random.Gener
     pytest.importorskip("vision.board.learn")
     pytest.importorskip("vision.synth.board")
     cond = Conditions(size=(960, 540), cast=(1.25, 1.0, 0.72))
-    profile = profile_for_conditions(cond, rng)
+    profile = profile_for_conditions(cond, rng, tokens=True)
     assert profile.token_model is not None
     assert profile.token_layout is not None and len(profile.token_layout) == 5
+
+
+def test_failed_optional_enrolment_keeps_the_colour_profile(rng: np.random.Generator,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    import calibration.bench as bench
+
+    calls: list[int] = []
+
+    def refuse(*_: object) -> None:
+        calls.append(1)
+        raise CalibrationError("token enrolment failed: test")
+
+    monkeypatch.setattr(bench, "_board_available", lambda: True)
+    monkeypatch.setattr(bench, "enrol_tokens", refuse)
+    cond = Conditions(size=(960, 540), cast=(1.25, 1.0, 0.72))
+    profile = profile_for_conditions(cond, rng)
+    assert profile.token_model is None and profile.calibrated
+    assert len(calls) == 2  # tried again with a steadier camera
+    with pytest.raises(CalibrationError, match="test"):
+        profile_for_conditions(cond, rng, tokens=True)
