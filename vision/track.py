@@ -48,6 +48,7 @@ class TrackerConfig:
 
     min_frames: int = 3
     min_seconds: float = 0.5
+    min_fresh: int = 2
     removal_seconds: float = 2.5
     match_radius: float = 0.06
     min_card_confidence: float = 0.3
@@ -186,6 +187,7 @@ class _Candidate:
     value: Any
     first_t: float
     count: int = 1
+    fresh: int = 1
 
 
 @dataclass
@@ -228,6 +230,7 @@ class Tracker:
         self._next_anon = 1
         self._board_cand: _Candidate | None = None
         self._exp_cand: _Candidate | None = None
+        self._fresh = 1
 
     @property
     def state(self) -> TableState:
@@ -236,9 +239,11 @@ class Tracker:
 
     @property
     def confirming(self) -> bool:
-        """True while a new reading waits to become stable (vanished things not counted)."""
-        return bool(self._card_cands or self._pending or self._board_cand is not None
-                    or self._exp_cand is not None)
+        """True while a new reading waits for more fresh readings (vanished things not counted)."""
+        need = min(self.config.min_fresh, self.config.min_frames)
+        cands = [*self._card_cands.values(), *(p.cand for p in self._pending), self._board_cand,
+                 self._exp_cand]
+        return any(c is not None and c.fresh < need for c in cands)
 
     @property
     def pending(self) -> bool:
@@ -250,28 +255,35 @@ class Tracker:
 
     def _stable(self, cand: _Candidate, t: float, seconds: float | None = None) -> bool:
         need = self.config.min_seconds if seconds is None else seconds
-        return cand.count >= self.config.min_frames and t - cand.first_t >= need
+        return (cand.count >= self.config.min_frames and cand.fresh >= min(self.config.min_fresh,
+                                                                            self.config.min_frames)
+                and t - cand.first_t >= need)
 
-    @staticmethod
-    def _observe(cand: _Candidate | None, value: Any, t: float) -> _Candidate:
+    def _observe(self, cand: _Candidate | None, value: Any, t: float) -> _Candidate:
         if cand is not None and cand.value == value:
             cand.count += 1
+            cand.fresh += self._fresh
             return cand
-        return _Candidate(value, t)
+        return _Candidate(value, t, 1, self._fresh)
 
     def _seat(self, point: Point) -> str | None:
         return self.seat_of(point) if self.seat_of is not None else None
 
     # -- the update -----------------------------------------------------------------------------
 
-    def update(self, reading: SceneReading, t: float) -> TrackUpdate:
+    def update(self, reading: SceneReading, t: float, fresh: bool = True) -> TrackUpdate:
         """Feed one reading taken at time ``t`` (seconds, non-decreasing).
+
+        ``fresh=False`` marks a reading reused for a frame that did not change since it was read
+        (see :class:`LiveReader`): it counts towards ``min_frames`` and ``min_seconds``, but a
+        change also needs ``min_fresh`` readings the reader really made.
 
         Returns
         -------
         TrackUpdate
             The stable state after this reading and the events it caused (usually none).
         """
+        self._fresh = 1 if fresh else 0
         events: list[TrackEvent] = []
         diag = math.hypot(reading.width, reading.height) or 1.0
         cards = self._update_cards(reading.cards, t, self.config.match_radius * diag, events)
@@ -618,36 +630,48 @@ class LiveReader:
             return a.size
         return int(np.count_nonzero(cv2.absdiff(a, b) > self.config.pixel_threshold))
 
-    def should_analyse(self, thumb: NDArray[np.uint8]) -> bool:
-        """The scheduling rule (see the class docstring) for a frame's grey thumbnail."""
+    def _schedule(self, thumb: NDArray[np.uint8]) -> str:
+        """``"analyse"``, ``"reuse"`` (the picture is still the analysed one) or ``"hold"``."""
         cfg = self.config
         if self._ref is None or self._since >= cfg.max_skip:
             self._confirms = 0
-            return True
+            return "analyse"
+        moving = self._changed(thumb, self._prev) > cfg.motion_fraction * thumb.size
+        changed = self._changed(thumb, self._ref) >= cfg.change_min_pixels
         if (self.tracker.confirming and self._since >= cfg.confirm_every
                 and self._confirms < cfg.confirm_max):
             self._confirms += 1
-            return True
-        if self._since < self.every_k:
-            return False
-        moving = self._changed(thumb, self._prev) > cfg.motion_fraction * thumb.size
-        if not moving and self._changed(thumb, self._ref) >= cfg.change_min_pixels:
+            return "analyse"
+        if changed and not moving and self._since >= self.every_k:
             self._confirms = 0
-            return True
-        return False
+            return "analyse"
+        return "reuse" if not changed and not moving else "hold"
+
+    def should_analyse(self, thumb: NDArray[np.uint8]) -> bool:
+        """The scheduling rule (see the class docstring) for a frame's grey thumbnail."""
+        return self._schedule(thumb) == "analyse"
 
     def process(self, frame: Frame) -> TrackUpdate:
-        """Handle one frame; returns the tracker's stable state and any new events."""
+        """Handle one frame; returns the tracker's stable state and any new events.
+
+        Between full readings, a frame whose thumbnail still matches the last analysed frame
+        re-feeds the last reading to the tracker (so stability time passes), and a frame that
+        moves or changed waits for the next reading.
+        """
         t0 = time.perf_counter()
         thumb = self._thumb(frame.image)
-        run = self.should_analyse(thumb)
+        action = self._schedule(thumb)
         self._prev = thumb
         self._frames += 1
         t1 = time.perf_counter()
         self._ms["thumb"] += (t1 - t0) * 1000.0
-        if not run:
+        if action != "analyse":
             self._since += 1
-            return TrackUpdate(self.tracker.state, (), analysed=False)
+            if action == "hold" or self.last_reading is None:
+                return TrackUpdate(self.tracker.state, (), analysed=False)
+            update = self.tracker.update(self.last_reading, frame.timestamp, fresh=False)
+            self._ms["track"] += (time.perf_counter() - t1) * 1000.0
+            return replace(update, analysed=False)
         reading = self.analyze_fn(frame.image)
         t2 = time.perf_counter()
         self._ms["analyze"] += (t2 - t1) * 1000.0

@@ -242,3 +242,14 @@ def test_live_reader_refreshes_after_max_skip(rng: np.random.Generator) -> None:
     assert len(calls) == 4 and sum(u.analysed for u in ups) == 4
     with pytest.raises(ValueError, match="every_k"):
         LiveReader(analyze, Tracker(CFG), every_k=0, config=cfg)
+
+
+def test_reused_readings_count_for_time_but_a_change_needs_fresh_ones() -> None:
+    tracker = Tracker(CFG)
+    r = scene([card("t12", 100)])
+    ups = [tracker.update(r, 0.0)] + [tracker.update(r, 0.1 * i, fresh=False) for i in range(1, 12)]
+    assert kinds(ups) == []
+    assert tracker.confirming
+    up = tracker.update(r, 1.25)
+    assert [e.kind for e in up.events] == ["card_appeared"]
+    assert up.events[0].data["since"] == 0.0 and not tracker.confirming
