@@ -305,6 +305,15 @@ def template(game: str) -> Response:
     return jsonify(game_entry({"game": game}).template())
 
 
+@bp.get("/catalog/silver-gold")
+def silver_gold_catalog() -> Response:
+    """The built-in Silver & Gold card table (ids, colours, points, badges, grid rows) and the
+    expedition shapes, for drawing the cards on the game page."""
+    from scoring.silver_gold.catalog import load_catalog
+
+    return jsonify(load_catalog().to_json())
+
+
 @bp.post("/analyze")
 def analyze() -> Response:
     """Read the cards and/or board in an uploaded photo (multipart ``image``, optional ``game``)."""

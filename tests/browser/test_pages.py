@@ -172,6 +172,9 @@ def test_silver_gold_turns_are_judged(server: str, page: Any) -> None:
     page.fill("#setup-rows tr:nth-child(2) [name=name]", "Ben")
     page.click("#setup-form button[type=submit]")
     page.wait_for_url(re.compile(r"/silver-gold/\d+$"))
+    # The demo table keeps playing its own game; this one is entered by hand.
+    page.goto(page.url + "?manual=1")
+    assert not page.is_checked("#follow-camera")
     page.click("[data-shape=e1]")
     page.wait_for_selector("[data-shape=e1].on")
     ann = page.locator(".player[data-seat='1']")
@@ -195,6 +198,7 @@ def test_silver_gold_turns_are_judged(server: str, page: Any) -> None:
     shot(page, "silver-gold")
     page.reload()
     page.wait_for_selector("#turns li")
+    assert page.locator(".mapcard[data-card=t4] .water").count() == 2  # t4 has two water cells
     assert page.locator("#turns li").count() == 2  # both verdicts survive a reload
 
 
@@ -235,3 +239,15 @@ def test_splendor_duel_page_and_history(server: str, page: Any) -> None:
     page.wait_for_selector("#history-table")
     assert "splendor-duel" in page.inner_text("#history-table")
     shot(page, "history")
+
+
+def test_silver_gold_page_follows_the_demo_table(server: str, page: Any) -> None:
+    players = [{"name": "Ann", "seat": 1, "start_player": True}, {"name": "Ben", "seat": 2}]
+    game = get_json(server + "/api/sessions", {"game": "silver-gold", "players": players})
+    page.goto(f"{server}/silver-gold/{game['id']}")
+    assert page.is_checked("#follow-camera")
+    page.wait_for_selector(".player[data-seat='1'] .mapcard[data-card^=t]")
+    page.wait_for_selector(".player[data-seat='2'] .mapcard[data-card^=t]")
+    stored = get_json(f"{server}/api/sessions/{game['id']}")
+    assert any(e["kind"] == "correction" and e["payload"].get("source") == "camera" for e in stored["events"])
+    shot(page, "silver-gold-live")

@@ -75,7 +75,7 @@
     es.addEventListener("table", (ev) => {
       const data = JSON.parse(ev.data);
       const e = data.event || {};
-      addEvent(e.text || e.description || JSON.stringify(e));
+      addEvent(e.message || e.kind || JSON.stringify(e));
     });
     es.addEventListener("session", (ev) => {
       const data = JSON.parse(ev.data);

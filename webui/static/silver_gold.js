@@ -2,12 +2,14 @@
 // reload or a server restart shows exactly what was stored. Every verdict comes from the rules
 // through POST /api/sessions/<id>/turns; this script only shows and collects.
 "use strict";
-(function () {
+(async function () {
   const session = gt.readJSON("session-data");
   if (!session) return;
   const EXPEDITIONS = [["e1", "domino"], ["e2", "straight 3"], ["e3", "straight 3"], ["e4", "bent 3"],
     ["e5", "bent 3"], ["e6", "T (4)"], ["e7", "L (4)"], ["e8", "square (4)"]];
   const SIZE = 4;
+  const SYMBOLS = { C: "●", P: "♣", X: "✚" };
+  let catalog = {};        // card id -> {colour, points, rows}
   let state = null;
   const pending = {};      // seat -> [Set("r,c"), Set("r,c")]: the marks now on the cards
   const illegal = {};      // seat -> Set("id:r,c") of the last illegal turn's new cells
@@ -71,7 +73,8 @@
   // -- expedition ------------------------------------------------------------------------------
   function renderExpeditions() {
     const box = gt.clear(document.getElementById("expeditions"));
-    for (const [id, label] of EXPEDITIONS) {
+    const shapes = catalog.__expeditions || EXPEDITIONS;
+    for (const [id, label] of shapes) {
       box.append(gt.el("button", { type: "button", class: state.expedition === id ? "on" : null, "data-shape": id,
         onclick: () => record("note", { expedition: id, source: "tap" }) }, id + " · " + label));
     }
@@ -85,10 +88,19 @@
     const p = state.players[seat];
     const card = p.cards[i];
     const accepted = new Set((card.marks || []).map(key));
-    const g = gt.el("div", { class: "mapgrid", role: "grid" });
-    for (let r = 0; r < SIZE; r++) {
-      for (let c = 0; c < SIZE; c++) {
+    const info = catalog[card.id];
+    const rows = info ? info.rows : null;
+    const height = rows ? rows.length : SIZE;
+    const width = rows ? rows[0].length : SIZE;
+    const g = gt.el("div", { class: "mapgrid", role: "grid", style: "grid-template-columns: repeat(" + width + ", 2.2rem)" });
+    for (let r = 0; r < height; r++) {
+      for (let c = 0; c < width; c++) {
         const k = r + "," + c;
+        const symbol = rows ? rows[r][c] : "#";
+        if (symbol === ".") {
+          g.append(gt.el("span", { class: "water", title: "water" }));
+          continue;
+        }
         let cls = accepted.has(k) ? "marked" : pending[seat][i].has(k) ? "new" : "";
         if ((illegal[seat] || new Set()).has(card.id + ":" + k)) cls += " illegal";
         g.append(gt.el("button", { type: "button", class: cls, title: "(" + r + "," + c + ")", "aria-label": "cell " + k,
@@ -97,7 +109,7 @@
             const set = pending[seat][i];
             if (set.has(k)) set.delete(k); else set.add(k);
             render();
-          } }, accepted.has(k) || pending[seat][i].has(k) ? "✕" : ""));
+          } }, accepted.has(k) || pending[seat][i].has(k) ? "✕" : (SYMBOLS[symbol] || "")));
       }
     }
     return g;
@@ -121,7 +133,8 @@
             next[i] = { id: ev.target.value.trim(), marks: [] };
             record("correction", { seat: seat, set: { cards: next } }).then(() => resetPending(seat)).then(render);
           } });
-        cards.append(gt.el("div", { class: "mapcard", "data-card": card.id },
+        const info = catalog[card.id];
+        cards.append(gt.el("div", { class: "mapcard" + (info ? " colour-" + info.colour : ""), "data-card": card.id },
           gt.el("div", {}, "Card ", idInput, " ",
             gt.el("button", { type: "button", title: "move this completed card to the score pile", onclick: () => {
               if (!card.id) return;
@@ -130,6 +143,7 @@
               record("correction", { seat: seat, set: { cards: next, completed: p.completed.concat([card.id]) } })
                 .then(() => resetPending(seat)).then(render);
             } }, "Completed")),
+          info ? gt.el("div", { class: "muted" }, info.colour + " · " + info.points + " points") : null,
           grid(seat, i)));
       });
       const num = (label, value, onchange) => gt.el("label", {}, label + " ",
@@ -208,7 +222,7 @@
   }
 
   function applyLive(reading) {
-    if (!reading || !reading.cards) return;
+    if (!reading || !reading.cards || !document.getElementById("follow-camera").checked) return;
     live = reading;
     const sig = () => JSON.stringify(state.order.map((seat) => (pending[seat] || []).map((set) => [...set].sort())));
     const before = sig();
@@ -220,6 +234,7 @@
         if (seen) pending[seat][i] = new Set((seen.marked || []).map(key).concat((c.marks || []).map(key)));
       });
     }
+    assignSeen(reading);
     const exp = gt.expeditionId(reading);
     if (exp && exp !== state.expedition && exp !== noting && /^e[1-8]$/.test(exp)) {
       noting = exp;
@@ -227,6 +242,32 @@
       document.getElementById("expedition-source").textContent = "Expedition card read by the camera: " + exp;
     }
     if (sig() !== before) renderPlayers();
+  }
+
+  // A card the camera sees at a player's seat that is not yet one of their active cards fills an
+  // empty slot (recorded as a correction, so it survives a reload).
+  let assigning = false;
+  function assignSeen(reading) {
+    if (assigning) return;
+    const known = new Set();
+    for (const seat of state.order) {
+      const p = state.players[seat];
+      p.cards.forEach((c) => known.add(c.id));
+      p.completed.forEach((id) => known.add(id));
+    }
+    for (const seat of state.order) {
+      const p = state.players[seat];
+      const free = p.cards.findIndex((c) => !c.id);
+      if (free < 0) continue;
+      const seen = reading.cards.find((r) => r.id && !r.complete && !known.has(r.id) && seatMatches(r.seat, p));
+      if (!seen) continue;
+      const next = p.cards.map((c) => ({ id: c.id, marks: c.marks }));
+      next[free] = { id: seen.id, marks: seen.marked || [] };
+      assigning = true;
+      record("correction", { seat: seat, set: { cards: next }, source: "camera" })
+        .then(() => resetPending(seat)).then(render).finally(() => { assigning = false; });
+      return;
+    }
   }
 
   async function poll() {
@@ -294,6 +335,11 @@
     renderTurns();
   }
 
+  try {
+    const data = await gt.api("GET", "/api/catalog/silver-gold");
+    for (const c of data.cards) catalog[c.id] = c;
+    catalog.__expeditions = data.expeditions.map((e) => [e.id, e.name]);
+  } catch (e) { /* without the table the grids are plain 4x4 */ }
   state = replay(session.events);
   const palmsInput = gt.el("label", {}, "Palm trees on the display's face-up cards: ",
     gt.el("input", { id: "display-palms", class: "num", type: "number", min: "0", value: "0" }));
@@ -303,5 +349,6 @@
   if (state.finished) gt.renderScore(document.getElementById("final-result"), state.finished);
   document.getElementById("read-piles").addEventListener("click", readPiles);
   document.getElementById("confirm-final").addEventListener("click", confirmFinal);
+  if (new URLSearchParams(window.location.search).has("manual")) document.getElementById("follow-camera").checked = false;
   if (session.status === "active") { poll(); setInterval(poll, 1500); }
 })();
