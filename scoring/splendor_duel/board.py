@@ -130,7 +130,8 @@ class Board:
 
     def counts(self) -> Tokens:
         """The tokens on the board (unknown cells not counted)."""
-        return Tokens.of(ch for row in self.rows for ch in row if ch not in (EMPTY, UNKNOWN))
+        text = "".join(self.rows)
+        return Tokens(tuple(text.count(t.value) for t in TOKEN_ORDER))  # type: ignore[arg-type]
 
     def empty_in_spiral_order(self) -> tuple[Cell, ...]:
         """Empty cells in refill order."""

@@ -302,10 +302,9 @@ Action = UsePrivilege | Refill | Take | Reserve | Buy | TakeMatching | Steal | C
 def effective_cost(card: JewelCard, bonuses: Tokens) -> Tokens:
     """What ``card`` costs a player with ``bonuses``: each gem colour reduced by its bonuses,
     never below 0; pearls never reduced."""
-    cost, bonus = card.cost.counts, bonuses.counts
-    gems = len(GEMS)  # the gem colours come first in TOKEN_ORDER
-    return Tokens(tuple(max(0, c - b) if i < gems else c
-                        for i, (c, b) in enumerate(zip(cost, bonus, strict=True))))  # type: ignore[arg-type]
+    c, b = card.cost.counts, bonuses.counts  # the five gem colours come first in TOKEN_ORDER
+    return Tokens((max(0, c[0] - b[0]), max(0, c[1] - b[1]), max(0, c[2] - b[2]), max(0, c[3] - b[3]),
+                   max(0, c[4] - b[4]), c[5], c[6]))
 
 
 def _gain_privilege(state: State, who: int) -> State:
@@ -391,10 +390,17 @@ def _mandatory(state: State) -> Iterator[Action]:
     bonuses = player.tally().bonuses
     jokers = tuple(t for t in GEMS if bonuses[t] > 0)
     table = catalog()
+    have = player.tokens.counts
+    gold = player.tokens[Token.GOLD]
     for card_id in _buyable(state):
         card = table.jewels[card_id]
+        if card.joker and not jokers:
+            continue
+        need = effective_cost(card, bonuses)
+        if sum(max(0, n - h) for n, h in zip(need.counts, have, strict=True)) > gold:
+            continue  # not affordable even with every gold
         colours: tuple[Token | None, ...] = jokers if card.joker else (None,)
-        for payment in _payments(effective_cost(card, bonuses), player.tokens):
+        for payment in _payments(need, player.tokens):
             for colour in colours:
                 yield Buy(card_id, payment, colour)
 

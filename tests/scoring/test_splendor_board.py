@@ -147,3 +147,13 @@ def test_a_take_is_legal_iff_the_same_cells_in_any_order_are(
         other = check_take(board, list(perm))
         assert other.legal == verdict.legal
         assert other.privilege_to_opponent == verdict.privilege_to_opponent
+
+
+def test_token_letters_and_order() -> None:
+    from scoring.splendor_duel.tokens import GEMS, TOKEN_ORDER, parse_colour
+
+    assert "".join(TOKEN_ORDER) == "WUGRKPY"
+    assert TOKEN_ORDER[:5] == GEMS  # the purchase arithmetic relies on gems coming first
+    assert parse_colour("blue", "f") == parse_colour("U", "f") == Token.BLUE
+    with pytest.raises(InvalidInput):
+        parse_colour("pearl", "f")
