@@ -225,7 +225,7 @@ def test_splendor_duel_page_and_history(server: str, page: Any) -> None:
     duel = get_json(server + "/api/sessions", {"game": "splendor-duel", "players": players})
     board = ["WUGRK", "PYWUG", "RKWUG", "RKPYW", "UGRK."]
     get_json(f"{server}/api/sessions/{duel['id']}/events", {"kind": "note", "payload": {"board": board}})
-    page.goto(f"{server}/splendor-duel/{duel['id']}")
+    page.goto(f"{server}/splendor-duel/{duel['id']}?manual=1")
     page.wait_for_selector("#board-edit input")
     rows = ["WUGRK", "PYWUG", "RK.UG", "RK.YW", "UG.K."]
     inputs = page.locator("#board-edit input")
@@ -234,6 +234,19 @@ def test_splendor_duel_page_and_history(server: str, page: Any) -> None:
     page.click("#judge")
     page.wait_for_selector("#verdict.legal")
     assert "Ben to play" in page.inner_text("#whose-turn")
+    assert "took (2,2), (3,2), (4,2)" in page.inner_text("#moves")
+    from scoring import GAMES
+
+    template = GAMES["splendor-duel"].template()
+    for i, player in enumerate(template["players"]):
+        cards = ", ".join(c if isinstance(c, str) else f"{c['id']}={c['colour']}" for c in player["cards"])
+        fs = page.locator(f"#final-form fieldset:nth-of-type({i + 1})")
+        fs.locator("[name=cards]").fill(cards)
+        fs.locator("[name=royals]").fill(", ".join(player["royals"]))
+    page.click("#confirm-final")
+    page.wait_for_selector("#final-result .ranking")
+    assert "Ann" in page.inner_text("#final-result .winners")
+    assert "colour:blue" in page.inner_text("#final-result")
     shot(page, "splendor-duel")
     page.goto(server + "/history")
     page.wait_for_selector("#history-table")

@@ -105,6 +105,7 @@
       const res = await gt.api("GET", "/api/live");
       gt.updateStatus(res.status);
       const cells = gt.boardCells(res.state);
+      if (!document.getElementById("follow-camera").checked) return;
       if (cells && JSON.stringify(cells) !== JSON.stringify(liveBoard)) {
         liveBoard = cells;
         renderEditor(cells);
@@ -157,5 +158,6 @@
     if (next) record("note", { turn: next.seat });
   });
   document.getElementById("confirm-final").addEventListener("click", confirmFinal);
+  if (new URLSearchParams(window.location.search).has("manual")) document.getElementById("follow-camera").checked = false;
   if (session.status === "active") { poll(); setInterval(poll, 1500); }
 })();
