@@ -54,7 +54,8 @@ class CameraConfig:
     vignette_share: float
     drop_shadow_mm: float
     drop_shadow_blur_mm: float
-    drop_shadow_alpha_mm: float
+    shadow_slope: float
+    shadow_penumbra: float
     drop_shadow_strength: float
     occluder_shadow_strength: float
     occluder_blur_frac: float
@@ -130,6 +131,9 @@ class Placement:
         May catch specular glare.
     casts_shadow : bool
         Drops a soft shadow on what lies below it.
+    height_mm : float
+        How high above the table the object floats (a hand: tens of millimetres); its shadow
+        falls further away and softer. 0 for cards, sheets and tokens lying flat.
 
     Placements are drawn in order: later ones cover earlier ones.
     """
@@ -138,6 +142,7 @@ class Placement:
     corners_mm: tuple[tuple[float, float], ...]
     glossy: bool = True
     casts_shadow: bool = True
+    height_mm: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -536,10 +541,9 @@ def photograph(
             continue
         (x0, y0, x1, y1), colour, cover = out
         if p.casts_shadow and conditions.shadow > 0:
-            raised = p.face.shape[2] == 4
-            off_mm = cfg.drop_shadow_alpha_mm if raised else cfg.drop_shadow_mm
-            off = off_mm * mm_px
-            blur = max(0.5, cfg.drop_shadow_blur_mm * mm_px * (4.0 if raised else 1.0))
+            lift = max(0.0, float(p.height_mm))
+            off = max(cfg.drop_shadow_mm, lift * cfg.shadow_slope) * mm_px
+            blur = max(0.5, (cfg.drop_shadow_blur_mm + lift * cfg.shadow_penumbra) * mm_px)
             pad = int(off + 3 * blur) + 1
             sx0, sy0, sx1, sy1 = max(0, x0 - pad), max(0, y0 - pad), min(w, x1 + pad), min(h, y1 + pad)
             sm = np.zeros((sy1 - sy0, sx1 - sx0), np.float32)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
@@ -142,3 +143,23 @@ def test_table_textures_vary(rng: np.random.Generator) -> None:
 def test_bad_face_is_a_clear_error(rng: np.random.Generator) -> None:
     with pytest.raises(ValueError, match="placement 0"):
         photograph([Placement(np.zeros((5, 5), np.uint8), _square(0, 0, 10))], Conditions(size=SMALL), rng)
+
+
+def test_a_raised_object_casts_a_longer_shadow_than_a_flat_card() -> None:
+    face = np.full((20, 20, 3), 250, np.uint8)
+    cond = Conditions(size=SMALL, shadow=1.0)
+    table = _grey_table(200)
+
+    def shot(height: float, shadow: bool) -> tuple[np.ndarray, np.ndarray]:
+        pl = [Placement(face, _square(400, 250, 100), casts_shadow=shadow, height_mm=height)]
+        photo = photograph(pl, cond, np.random.default_rng(8), table=table)
+        return photo.image.astype(float), np.asarray(photo.quads[0])
+
+    base, quad = shot(0.0, False)
+    mask = np.zeros(SMALL[::-1], np.uint8)
+    cv2.fillConvexPoly(mask, np.round(quad).astype(np.int32), 1)
+    outside = cv2.dilate(mask, np.ones((3, 3), np.uint8)) == 0
+    flat = (base - shot(0.0, True)[0])[outside].sum()
+    raised = (base - shot(40.0, True)[0])[outside].sum()
+    assert flat > 0
+    assert raised > 3 * flat
