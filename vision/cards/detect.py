@@ -33,6 +33,8 @@ class DetectConfig:
     aspect_range: tuple[float, float]
     min_fill: float
     min_solidity: float
+    thin_chain: float
+    min_partial_fill: float
     min_partial_area_frac: float
     border_px: int
     nest_overlap: float
@@ -117,16 +119,19 @@ def _shape_ok(cnt: NDArray[np.int32], cfg: DetectConfig, size: tuple[int, int],
     if hull_area < cfg.min_area_frac * img_area or hull_area > cfg.max_area_frac * img_area:
         return None
     (_, _), (rw, rh), _ = cv2.minAreaRect(hull)
-    if rw <= 0 or rh <= 0 or hull_area / (rw * rh) < cfg.min_fill:
+    if rw <= 0 or rh <= 0:
         return None
+    fill = hull_area / (rw * rh)
     hp = hull.reshape(-1, 2).astype(np.float64)
     b = cfg.border_px
     on_border = (hp[:, 0] <= b) | (hp[:, 1] <= b) | (hp[:, 0] >= w - 1 - b) | (hp[:, 1] >= h - 1 - b)
-    if on_border.any():
+    if on_border.sum() >= 2:
+        if fill < cfg.min_partial_fill:
+            return None
         box = cv2.boxPoints(cv2.minAreaRect(hull)).astype(np.float64)
         return _clockwise(box), True, hull_area
     lo, hi = cfg.aspect_range
-    if not lo <= min(rw, rh) / max(rw, rh) <= hi:
+    if fill < cfg.min_fill or not lo <= min(rw, rh) / max(rw, rh) <= hi:
         return None
     peri = cv2.arcLength(hull, True)
     approx = cv2.approxPolyDP(hull, cfg.approx_eps_frac * peri, True).reshape(-1, 2).astype(np.float64)
@@ -150,8 +155,9 @@ def _candidates(edges: NDArray[np.uint8], cfg: DetectConfig) -> list[tuple[NDArr
         cand = _shape_ok(cnt, cfg, size)
         if cand is None:
             continue
-        # a loop must fill its hull; an open chain (outer contour of a thin edge) need not
-        if area / cand[2] < cfg.min_solidity and area > 0.5 * cv2.arcLength(cnt, False):
+        # a loop must fill its hull; an open chain (the contour of a thin edge) need not
+        if (not cand[1] and area / cand[2] < cfg.min_solidity
+                and area > cfg.thin_chain * cv2.arcLength(cnt, True)):
             continue
         out.append(cand)
     return out

@@ -1,0 +1,128 @@
+"""A deliberately plain card look for the reader's stage tests, unlike the scene renderer's.
+
+Every image is drawn inside the test run from a seeded generator.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+import pytest
+from numpy.typing import NDArray
+
+from vision.cards.catalog import CatalogCard
+
+PX_PER_MM = 5.0
+CARD_MM = (63.0, 88.0)
+FRAME_BGR = {"purple": (140, 50, 120), "orange": (40, 130, 235), "green": (70, 150, 60),
+             "grey": (150, 150, 150)}
+
+
+@dataclass(frozen=True)
+class Face:
+    image: NDArray[np.uint8]
+    printed: NDArray[np.str_]          # the grid as printed (catalog turned by rotation)
+    marked: frozenset[tuple[int, int]]  # cells marked, printed frame
+
+
+def _pen(img: NDArray[np.uint8], x0: float, y0: float, s: float, colour: tuple[int, int, int],
+         kind: str, rng: np.random.Generator) -> None:
+    t = max(2, int(s * 0.09))
+    o = s * 0.05
+    if kind == "cross":
+        pts = [((x0 - o, y0 - o), (x0 + s + o, y0 + s + o)), ((x0 + s + o, y0 - o), (x0 - o, y0 + s + o))]
+    elif kind == "slash":
+        pts = [((x0 + s * 0.1, y0 + s + o), (x0 + s + o, y0 + s * 0.1))]
+    else:
+        pts = [((x0 + s * 0.15, y0 + s * (0.2 + 0.2 * k)), (x0 + s * 0.85, y0 + s * (0.3 + 0.2 * k)))
+               for k in range(4)]
+    for (ax, ay), (bx, by) in pts:
+        cv2.line(img, (int(ax), int(ay)), (int(bx), int(by)), colour, t, cv2.LINE_AA)
+
+
+def draw_face(card: CatalogCard, rotation: int, marked: frozenset[tuple[int, int]],
+              rng: np.random.Generator, grid_mm: float = 44.0, top_mm: float = 30.0) -> Face:
+    """A top-down face: coloured frame, sand island, cream cells with dark outlines, printed
+    symbols, the points numeral top-left and the badge top-right."""
+    w, h = round(CARD_MM[0] * PX_PER_MM), round(CARD_MM[1] * PX_PER_MM)
+    img = np.zeros((h, w, 3), np.uint8)
+    img[:] = FRAME_BGR[card.colour]
+    m = round(4 * PX_PER_MM)
+    img[m:h - m, m:w - m] = (200, 170, 120)  # sea
+    cv2.ellipse(img, (w // 2, round(h * 0.62)), (round(w * 0.42), round(h * 0.3)), 0, 0, 360,
+                (120, 190, 215), -1)
+    printed = card.grid(rotation)
+    rows, cols = printed.shape
+    s = grid_mm * PX_PER_MM / 4
+    gx = (w - cols * s) / 2
+    gy = top_mm * PX_PER_MM
+    for r in range(rows):
+        for c in range(cols):
+            sym = printed[r, c]
+            if sym == ".":
+                continue
+            x0, y0 = gx + c * s, gy + r * s
+            cv2.rectangle(img, (int(x0), int(y0)), (int(x0 + s), int(y0 + s)), (225, 240, 245), -1)
+            cx, cy = int(x0 + s / 2), int(y0 + s / 2)
+            if sym == "X":
+                d = int(s * 0.28)
+                for a, b in (((cx - d, cy - d), (cx + d, cy + d)), ((cx + d, cy - d), (cx - d, cy + d))):
+                    cv2.line(img, a, b, (30, 30, 200), max(2, int(s * 0.1)), cv2.LINE_AA)
+            elif sym == "C":
+                cv2.circle(img, (cx, cy), int(s * 0.25), (30, 180, 230), -1, cv2.LINE_AA)
+                cv2.circle(img, (cx, cy), int(s * 0.25), (20, 110, 160), 2, cv2.LINE_AA)
+            elif sym == "P":
+                cv2.line(img, (cx, cy + int(s * 0.3)), (cx, cy - int(s * 0.05)), (40, 80, 120), 3)
+                cv2.ellipse(img, (cx, cy - int(s * 0.12)), (int(s * 0.28), int(s * 0.12)), 0, 0, 360,
+                            (60, 150, 40), -1)
+    for r in range(rows):
+        for c in range(cols):
+            if printed[r, c] != ".":
+                x0, y0 = gx + c * s, gy + r * s
+                cv2.rectangle(img, (int(x0), int(y0)), (int(x0 + s), int(y0 + s)), (40, 40, 50), 3)
+    for r, c in sorted(marked):
+        colour = [(20, 20, 20), (160, 60, 20), (20, 20, 180), (40, 120, 30)][int(rng.integers(4))]
+        kind = ["cross", "slash", "hatch"][int(rng.integers(3))]
+        _pen(img, gx + c * s, gy + r * s, s, colour, kind, rng)
+    cv2.putText(img, str(card.points), (round(1.5 * PX_PER_MM), round(11 * PX_PER_MM)),
+                cv2.FONT_HERSHEY_DUPLEX, 1.6, (250, 250, 250), 4, cv2.LINE_AA)
+    if card.badge is not None:
+        cv2.circle(img, (w - round(8 * PX_PER_MM), round(8 * PX_PER_MM)), round(6 * PX_PER_MM),
+                   FRAME_BGR[card.badge[0]], -1, cv2.LINE_AA)
+        cv2.circle(img, (w - round(8 * PX_PER_MM), round(8 * PX_PER_MM)), round(6 * PX_PER_MM),
+                   (250, 250, 250), 3, cv2.LINE_AA)
+    return Face(img, printed, marked)
+
+
+@pytest.fixture
+def face_maker() -> Callable[..., Face]:
+    return draw_face
+
+
+def place(canvas: NDArray[np.uint8], face: NDArray[np.uint8], centre: tuple[float, float], angle_deg: float,
+          scale: float) -> NDArray[np.float64]:
+    """Paste ``face`` onto ``canvas`` turned ``angle_deg`` and scaled; returns the TL, TR, BR, BL
+    corners of the face in canvas pixels."""
+    h, w = face.shape[:2]
+    src = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float64)
+    a = np.radians(angle_deg)
+    rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+    dst = ((src - [(w - 1) / 2, (h - 1) / 2]) * scale) @ rot.T + centre
+    m = cv2.getPerspectiveTransform(src.astype(np.float32), dst.astype(np.float32))
+    size = (canvas.shape[1], canvas.shape[0])
+    warped = cv2.warpPerspective(face, m, size, flags=cv2.INTER_AREA)
+    mask = cv2.warpPerspective(np.full((h, w), 255, np.uint8), m, size, flags=cv2.INTER_NEAREST)
+    canvas[mask > 0] = warped[mask > 0]
+    return dst
+
+
+def table(rng: np.random.Generator, size: tuple[int, int] = (900, 640)) -> NDArray[np.uint8]:
+    """A plain wooden-brown table with mild noise, ``(h, w, 3)``."""
+    w, h = size
+    img = np.empty((h, w, 3), np.float32)
+    img[:] = (60, 95, 130)
+    img += rng.normal(0, 4, (h, w, 1)).astype(np.float32)
+    return np.clip(img, 0, 255).astype(np.uint8)
