@@ -97,7 +97,7 @@ def _fmt(cells: tuple[Cell, ...] | list[Cell]) -> str:
     return ", ".join(f"({r},{c})" for r, c in cells)
 
 
-def _candidate_takes(board: Board, allowed: set[Cell]) -> list[tuple[Cell, ...]]:
+def _candidate_takes(allowed: set[Cell]) -> list[tuple[Cell, ...]]:
     """No take, and every straight line of 1-3 cells lying inside ``allowed``."""
     out: list[tuple[Cell, ...]] = [()]
     out += [(cell,) for cell in sorted(allowed)]
@@ -151,7 +151,7 @@ def _try(before: Board, after: Board, take: tuple[Cell, ...], reused: tuple[Cell
         return None
     # a filled cell read empty afterwards was taken again; a take cell empty at take time is impossible
     for c in filled:
-        if c not in placed and c not in take_set:
+        if c not in placed and c not in take_set and after.at(c) != UNKNOWN:
             return None
     for c in take:
         if middle.at(c) == EMPTY and c not in filled_set:
@@ -228,7 +228,7 @@ def _best_reading(before: Board, after: Board, allowed: set[Cell], removed: set[
     """The legal reading with the fewest privileges, then the fewest refilled-and-taken tokens."""
     best: _Reading | None = None
     best_key: tuple[int, int, int] | None = None
-    for take in _candidate_takes(before, allowed):
+    for take in _candidate_takes(allowed):
         again = [c for c in take if c in removed and before.at(c) != Token.GOLD] if placed else []
         for n in range(len(again) + 1):
             for reused in itertools.combinations(again, n):

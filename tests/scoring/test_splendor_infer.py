@@ -140,6 +140,13 @@ def test_unknown_cells_are_never_a_change() -> None:
     assert blurred.action == "none" and blurred.legal
 
 
+def test_an_unreadable_cell_inside_a_refill_is_not_a_skip() -> None:
+    after = [".....", ".UR..", ".GK..", ".W?..", "....."]  # (3,2) could not be read
+    result = change(SPARSE, after, privileges=0)
+    assert result.legal and result.action == "refill"
+    assert result.unknown_cells == ((3, 2),)
+
+
 def test_held_tokens_beyond_the_supply_are_bad_input() -> None:
     with pytest.raises(InvalidInput) as err:
         change(BEFORE, BEFORE, held=Tokens.of("WWW"))
