@@ -136,6 +136,30 @@ class Profile:
             raise CalibrationError(f"profile {self.name!r} has no table view; run `goldtable calibrate`")
         return apply_homography(h, points_mm)
 
+    def scaled_to(self, size: tuple[int, int]) -> Profile:
+        """A copy whose homography and seat polygons refer to images of ``size`` (width, height).
+
+        Frames of the same camera may arrive resized (a downscaled upload, a lower stream
+        resolution); the colour and lens corrections do not depend on size.
+        """
+        if self.image_size is None or tuple(size) == tuple(self.image_size):
+            return self
+        w, h = int(size[0]), int(size[1])
+        if w <= 0 or h <= 0:
+            raise CalibrationError("scaled_to: the size must be positive")
+        sx, sy = w / self.image_size[0], h / self.image_size[1]
+        hom = None
+        if self.image_to_table is not None:
+            m = np.asarray(self.image_to_table, np.float64) @ np.diag([1 / sx, 1 / sy, 1.0])
+            m = m / m[2, 2]
+            hom = tuple(tuple(float(v) for v in row) for row in m)
+        zones = SeatZones(tuple(
+            dataclasses.replace(z, polygon=tuple((x * sx, y * sy) for x, y in z.polygon))
+            for z in self.seats.zones))
+        mm = None if self.mm_per_px is None else self.mm_per_px / float(np.sqrt(sx * sy))
+        return dataclasses.replace(self, image_size=(w, h), image_to_table=hom, seats=zones,  # type: ignore[arg-type]
+                                   mm_per_px=mm)
+
     def seat_of(self, point: Point) -> str | None:
         """The seat whose zone holds ``point`` (image px), or ``None``."""
         return self.seats.seat_of(point)

@@ -118,6 +118,7 @@ def test_bad_arguments(home: Path, rng: np.random.Generator) -> None:
     (home / "seats.json").write_text("{broken")
     _one_line_error(*_run("calibrate", str(photo), "--seats", str(home / "seats.json")), "not valid JSON")
     _one_line_error(*_run("calibrate", str(photo), "--video", "x.avi"), "exactly one")
+    _one_line_error(*_run("calibrate", "--camera", "97"), "camera 97")
 
 
 def test_seats_in_mm_and_the_seats_command(home: Path, rng: np.random.Generator) -> None:

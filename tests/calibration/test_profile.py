@@ -70,6 +70,18 @@ def test_json_round_trip() -> None:
     assert np.allclose(back.to_image(back.to_table(pts)), pts)
 
 
+def test_scaled_to_a_smaller_frame() -> None:
+    p = _profile()
+    half = p.scaled_to((320, 240))
+    assert half.image_size == (320, 240)
+    assert half.seat_of((30, 10)) == "Ann" and p.seat_of((30, 10)) == "Ann"
+    assert half.seat_of((140, 20)) == "Bob" and p.seat_of((140, 20)) is None
+    pts = np.array([[100.0, 80.0], [400.0, 300.0]])
+    assert np.allclose(half.to_table(pts / 2), p.to_table(pts))
+    assert half.mm_per_px == pytest.approx(2.2)
+    assert p.scaled_to((640, 480)) is p
+
+
 def test_save_is_atomic_and_under_xdg(config_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     path = save_profile(_profile(), "kitchen")
     assert path == config_home / "goldtable" / "profiles" / "kitchen.json"

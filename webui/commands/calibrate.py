@@ -84,21 +84,22 @@ def _collect_lens(photos: tuple[str, ...], camera: int | None, video: str | None
     from calibration.lens import LensCollector
 
     collector = LensCollector(paper)
-    with click.progressbar(length=collector.config.min_views, label="lens views",
-                           show_pos=True) as bar:
-        collector.progress = lambda count, needed: bar.update(1) if count <= needed else None
-        if photos:
-            for image in _photo_frames(photos):
+
+    def feed(frames: Any, stop_when_enough: bool) -> None:
+        with click.progressbar(length=collector.config.min_views, label="lens views", show_pos=True) as bar:
+            collector.progress = lambda count, needed: bar.update(1) if count <= needed else None
+            for image in frames:
                 collector.add(image)
-        else:
+                if collector.count >= collector.config.max_views or (stop_when_enough and collector.enough):
+                    break
+
+    if photos:
+        feed(_photo_frames(photos), False)
+    else:
+        with _stream(camera, video) as frames:
             if camera is not None:
                 click.echo("show the ChArUco board to the camera from 10+ positions and angles", err=True)
-            with _stream(camera, video) as frames:
-                for image in frames:
-                    collector.add(image)
-                    if collector.count >= collector.config.max_views or (camera is not None
-                                                                          and collector.enough):
-                        break
+            feed(frames, camera is not None)
     return collector.fit()
 
 
@@ -165,12 +166,12 @@ def table(photos: tuple[str, ...], camera: int | None, video: str | None, name: 
         image = read_image(photos[-1]).image
         cal = calibrate_image(image, name, lens_model, seats)
     else:
-        if camera is not None:
-            click.echo("lay the calibration sheet flat on the table in view of the camera", err=True)
         limit = default_video_config().max_frames
-        with _stream(camera, video) as frames, click.progressbar(
-                length=limit, label="looking for the sheet", show_pos=True) as bar:
-            cal = calibrate_frames(frames, name, lens_model, seats, on_frame=lambda _: bar.update(1))
+        with _stream(camera, video) as frames:
+            if camera is not None:
+                click.echo("lay the calibration sheet flat on the table in view of the camera", err=True)
+            with click.progressbar(length=limit, label="looking for the sheet", show_pos=True) as bar:
+                cal = calibrate_frames(frames, name, lens_model, seats, on_frame=lambda _: bar.update(1))
         image = None
     if overlay:
         if image is None:
@@ -227,8 +228,8 @@ def _print_summary(cal: Any, path: Any) -> None:
 def tokens(photo: str | None, layout: str | None, profile_name: str, show_default: bool) -> None:
     """Learn the token colours from PHOTO of the board laid out as --layout.
 
-    Rows are read as the board appears in the photo: the first row runs along the board edge
-    nearest the top of the image, left to right.
+    Any side of the board may be the top row: the orientation is found from the photo. The
+    learnt colours must read the photo back as the layout, or nothing is saved.
     """
     from calibration.profile import load_profile, save_profile
     from calibration.tokens import default_layout, enrol_tokens, format_layout, parse_layout
