@@ -138,7 +138,7 @@ class FaceStyle:
     island_bgr: tuple[int, int, int]
     shore_bgr: tuple[int, int, int]
     lagoon_bgr: tuple[int, int, int]
-    font: str
+    fonts: tuple[str, ...]
     numeral_height_mm: tuple[float, float]
     numeral_bgr: tuple[int, int, int]
     numeral_disc_bgr: tuple[int, ...]
@@ -370,7 +370,7 @@ def render_card_face(
     geo = face_geometry()
     px = geo.px_per_mm
     w, h = round(geo.card_mm[0] * px), round(geo.card_mm[1] * px)
-    font = _FONTS[st.font]
+    font = _FONTS[st.fonts[int(rng.integers(len(st.fonts)))]]
 
     frame_colour = card_colour_bgr(card.colour, style_name, rng)
     img = np.empty((h, w, 3), np.uint8)
