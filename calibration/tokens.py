@@ -175,6 +175,8 @@ def enrol_tokens(image: NDArray[np.uint8], layout: str | Sequence[str], profile:
         wrong = [(r, c) for r in range(SIZE) for c in range(SIZE) if reading.cells[r][c] != turn[r][c]]
         if best is None or len(wrong) < len(best[0]):
             best = (wrong, turn, model_json)
+        if not wrong:
+            break
     if best is None:
         detail = str(failure) if failure is not None else "no token board found in the photo"
         raise CalibrationError(f"token enrolment failed: {detail}")
