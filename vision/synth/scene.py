@@ -302,6 +302,10 @@ def render_cards_photo(
                  expedition=exp_truth)
 
 
+def _point(p: NDArray[np.float64]) -> Point:
+    return (float(p[0]), float(p[1]))
+
+
 def _as_quad(q: NDArray[np.float64]) -> Quad:
     pts = [(float(x), float(y)) for x, y in q]
     return (pts[0], pts[1], pts[2], pts[3])
@@ -351,12 +355,12 @@ def _layout(
                 edge = int(rng.integers(4))
                 t = float(rng.uniform(0.05, 0.95))
                 px = [(t * w, 0.0), (w - 1.0, t * h), (t * w, h - 1.0), (0.0, t * h)][edge]
-                centre = tuple(project(inv, px)[0])  # type: ignore[assignment]
+                centre = _point(project(inv, px)[0])
                 ang = float(rng.uniform(0, 360))
                 want_inside = False
             else:
                 px = (float(rng.uniform(m, w - m)), float(rng.uniform(m, h - m)))
-                centre = tuple(project(inv, px)[0])  # type: ignore[assignment]
+                centre = _point(project(inv, px)[0])
                 ang = float(rng.uniform(0, 360))
                 want_inside = True
             corners = card_corners_mm(centre, ang, geo.card_mm)
