@@ -153,7 +153,7 @@ def _strokes(rng: np.random.Generator, box: Box, style: MarkStyle) -> tuple[list
 
 def draw_mark(
     face: NDArray[np.uint8], box: Box, rng: np.random.Generator, style: MarkStyle | None = None,
-    px_per_mm: float = 8.0,
+    px_per_mm: float | None = None,
 ) -> NDArray[np.uint8]:
     """Draw a dry-erase mark on the cell ``box`` of a face.
 
@@ -166,15 +166,19 @@ def draw_mark(
     rng : numpy.random.Generator
     style : MarkStyle, optional
         A random one (see :func:`sample_mark_style`) when ``None``.
-    px_per_mm : float
-        The face resolution, used when drawing a random style.
+    px_per_mm : float, optional
+        The face resolution, used when drawing a random style; the card faces' by default.
 
     Returns
     -------
     (h, w, 3) or (h, w, 4) uint8 array
         A new face; only pixels within :func:`mark_reach` of ``box`` change.
     """
-    st = style if style is not None else sample_mark_style(rng, px_per_mm)
+    if style is None:
+        from vision.synth.cards import face_geometry
+
+        style = sample_mark_style(rng, px_per_mm if px_per_mm is not None else face_geometry().px_per_mm)
+    st = style
     h, w = face.shape[:2]
     reach = mark_reach(box, st)
     rx0, ry0 = max(0, math.floor(box[0] - reach)), max(0, math.floor(box[1] - reach))
