@@ -204,20 +204,26 @@ def test_silver_gold_turns_are_judged(server: str, page: Any) -> None:
 
 def test_score_pad_explains_the_tie_break(server: str, page: Any) -> None:
     page.goto(server + "/pads/fools-gold")
-    sites = {"Player 1": ("3, 2", "4", "5, 4", "", "3, 4", "ruby, emerald, topaz"),
-             "Player 2": ("6", "1", "2", "4, 3", "1", "diamond, topaz, ruby")}
-    for i, values in enumerate(sites.values(), start=1):
+    # Two players tied on 13, separated by the second-highest site.
+    sheets = {"Ben": ("2", "3, 3", "1", "5", "2, 2", "ruby"),
+              "Cas": ("6", "1", "2", "4, 3", "1", "diamond, topaz")}
+    for i, (name, values) in enumerate(sheets.items(), start=1):
         fs = page.locator(f".pad-player:nth-of-type({i})")
+        fs.locator("[name=name]").fill(name)
         names = ("hills", "forest", "mountains", "river", "lake", "gems")
-        for name, value in zip(names, values, strict=True):
-            fs.locator(f"[name={name}]").fill(value)
+        for field, value in zip(names, values, strict=True):
+            fs.locator(f"[name={field}]").fill(value)
     page.click("#pad-form button[type=submit]")
     page.wait_for_selector("#pad-result .ranking")
-    assert page.locator("#pad-result .ranking tbody tr").count() == 2
+    rows = page.locator("#pad-result .ranking tbody tr")
+    assert [rows.nth(i).locator("td").nth(1).inner_text() for i in range(2)] == ["Cas", "Ben"]
+    assert "second-highest site, 6 to 5" in page.inner_text("#pad-result .tiebreak")
     shot(page, "score-pad")
     page.locator(".pad-player:nth-of-type(1) [name=gems]").fill("ruby, ruby")
     page.click("#pad-form button[type=submit]")
     page.wait_for_function("document.getElementById('pad-error').textContent.includes('gems')")
+    history = get_json(server + "/api/sessions")
+    assert history[0]["game"] == "fools-gold" and history[0]["winners"] == ["Cas"]
 
 
 def test_splendor_duel_page_and_history(server: str, page: Any) -> None:

@@ -98,6 +98,14 @@ gt.renderReading = function (node, reading) {
   if (reading.elapsed_ms !== undefined) node.append(gt.el("p", { class: "muted", text: "read in " + reading.elapsed_ms + " ms" }));
 };
 
+// Readable text for a JSON value: {"a_b": 1, "c": [2, 3]} -> "a b 1, c 2/3".
+gt.fmt = function (v) {
+  if (v === null || v === undefined) return "—";
+  if (Array.isArray(v)) return v.length ? v.map(gt.fmt).join(" / ") : "none";
+  if (typeof v === "object") return Object.entries(v).map(([k, x]) => k.replace(/_/g, " ") + " " + gt.fmt(x)).join(", ");
+  return String(v);
+};
+
 // A ranking table from a `goldtable score` answer, with the breakdown and any tie-break notes.
 gt.renderScore = function (node, scored) {
   gt.clear(node);
@@ -106,8 +114,9 @@ gt.renderScore = function (node, scored) {
       gt.el("th", { text: "Total" }), gt.el("th", { text: "Breakdown" }))));
   const body = gt.el("tbody");
   const winners = new Set(scored.winners || []);
-  for (const p of scored.players || []) {
-    const parts = Object.entries(p.breakdown || {}).map(([k, v]) => k + ": " + (typeof v === "object" ? JSON.stringify(v) : v));
+  const ranked = (scored.players || []).slice().sort((a, b) => (a.rank || 99) - (b.rank || 99));
+  for (const p of ranked) {
+    const parts = Object.entries(p.breakdown || {}).map(([k, v]) => k.replace(/_/g, " ") + ": " + gt.fmt(v));
     body.append(gt.el("tr", { class: winners.has(p.name) ? "winner" : null },
       gt.el("td", { text: p.rank }), gt.el("td", { text: p.name }), gt.el("td", { class: "total-cell", text: p.total }),
       gt.el("td", { text: parts.join(" · ") })));
@@ -123,14 +132,12 @@ gt.renderScore = function (node, scored) {
   const skip = new Set(["game", "players", "winners", "tiebreak"]);
   for (const [k, v] of Object.entries(scored)) {
     if (skip.has(k)) continue;
-    node.append(gt.el("p", { class: "note" }, gt.el("strong", { text: k.replace(/_/g, " ") + ": " }),
-      typeof v === "object" ? JSON.stringify(v) : String(v)));
+    node.append(gt.el("p", { class: "note" }, gt.el("strong", { text: k.replace(/_/g, " ") + ": " }), gt.fmt(v)));
   }
   for (const p of scored.players || []) {
     for (const [k, v] of Object.entries(p)) {
       if (["name", "total", "rank", "breakdown"].includes(k)) continue;
-      node.append(gt.el("p", { class: "note" }, p.name + " — " + k.replace(/_/g, " ") + ": " +
-        (typeof v === "object" ? JSON.stringify(v) : String(v))));
+      node.append(gt.el("p", { class: "note" }, p.name + " — " + k.replace(/_/g, " ") + ": " + gt.fmt(v)));
     }
   }
 };
