@@ -10,7 +10,14 @@ import pytest
 from calibration.bench import photograph_sheet, profile_for_conditions
 from calibration.errors import CalibrationError
 from calibration.homography import find_table
-from vision.synth.camera import Conditions, sample_conditions, strong_cast
+from vision.synth.camera import (
+    Conditions,
+    Placement,
+    photograph,
+    sample_conditions,
+    strong_cast,
+    table_texture,
+)
 
 
 def test_profile_undoes_a_strong_cast(rng: np.random.Generator) -> None:
@@ -20,6 +27,26 @@ def test_profile_undoes_a_strong_cast(rng: np.random.Generator) -> None:
     assert profile.verdict == "good"
     expected = np.diag(1.0 / (np.asarray(cast) * 0.85))
     assert np.abs(profile.colour.combined - expected).max() < 0.06 * expected.max()
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_profile_makes_a_cast_scene_look_like_the_neutral_one(seed: int) -> None:
+    """The same scene photographed under a strong cast and under neutral light: after the
+    profile's correction the two agree to about one grey level (the cast is undone)."""
+    rng = np.random.default_rng(seed)
+    face = table_texture(rng, (300, 200))
+    face[40:160, 60:240] = rng.integers(30, 200, 3, dtype=np.uint8)  # a coloured block
+    placement = Placement(face, ((300.0, 200.0), (600.0, 200.0), (600.0, 400.0), (300.0, 400.0)))
+    base = Conditions(size=(640, 360), tilt_deg=12.0)
+    lit = dataclasses.replace(base, cast=strong_cast(rng), brightness=float(rng.uniform(0.7, 1.0)))
+    neutral = photograph([placement], base, np.random.default_rng(50)).image
+    cast = photograph([placement], lit, np.random.default_rng(50)).image
+    profile = profile_for_conditions(dataclasses.replace(lit, size=(960, 540)), rng, tokens=False)
+    region = np.s_[140:220, 240:400]
+    raw = np.abs(cast[region].astype(int) - neutral[region].astype(int)).mean()
+    fixed = np.abs(profile.prepare(cast)[region].astype(int) - neutral[region].astype(int)).mean()
+    assert raw > 8.0
+    assert fixed < 1.5, (raw, fixed)
 
 
 def test_hard_conditions_still_calibrate(rng: np.random.Generator) -> None:
