@@ -58,7 +58,6 @@ class Settings:
     mjpeg_quality: int
     mjpeg_max_fps: float
     mjpeg_max_side: int
-    read_every_s: float
     history_page_size: int
     camera_probe_s: float
     demo_seed: int

@@ -2,12 +2,11 @@
 
 The thread reads frames through :class:`vision.sources.ReconnectingSource` (which retries an
 unplugged camera or a dropped stream with backoff and reports its status), runs the live reader
-(:class:`vision.track.LiveReader`; a periodic :func:`vision.analyze.analyze` while that is not
-available), draws the overlays and keeps the latest JPEG. MJPEG clients wait for the next frame on
-a condition variable (the flask-video-streaming pattern); server-sent-event clients get the
-tracker's events through :class:`EventHub`. The thread starts on the first client and stops when
-nobody has watched for ``idle_timeout_s``. Nothing here raises into a request: failures become
-status.
+(:class:`vision.track.LiveReader` and :class:`vision.track.Tracker`), draws the overlays and keeps
+the latest JPEG. MJPEG clients wait for the next frame on a condition variable (the
+flask-video-streaming pattern); server-sent-event clients get the tracker's events through
+:class:`EventHub`. The thread starts on the first client and stops when nobody has watched for
+``idle_timeout_s``. Nothing here raises into a request: failures become status.
 
 The :class:`Capture` object lives in ``app.extensions["goldtable.capture"]``; there is no module
 state.
@@ -86,27 +85,6 @@ class _TrackReader:
         return LiveReading(_jsonable(out.state), events, self._reader.last_reading)
 
 
-class _AnalyzeReader:
-    """Stand-in live reader: a full :func:`vision.analyze.analyze` every ``every_s`` seconds."""
-
-    def __init__(self, game: str, profile: Any, every_s: float) -> None:
-        self.game = game
-        self.profile = profile
-        self.every_s = every_s
-        self._last_t = -1e9
-        self._last = LiveReading(None)
-
-    def update(self, image: NDArray[np.uint8], timestamp: float) -> LiveReading:
-        if timestamp - self._last_t < self.every_s:
-            return dataclasses.replace(self._last, events=())
-        self._last_t = timestamp
-        from vision.analyze import analyze
-
-        scene = analyze(image, self.game, None, self.profile)
-        self._last = LiveReading(scene.to_json(self.game), (), scene)
-        return self._last
-
-
 SeatOf = Callable[[tuple[float, float]], "str | None"]
 
 
@@ -129,15 +107,11 @@ def seat_function(spec: str | int | None, profile: Any) -> SeatOf | None:
 
 
 def default_reader(game: str, profile: Any, settings: Settings, seat_of: SeatOf | None = None) -> ReaderLike:
-    """The tracker-backed live reader; periodic full analysis when :mod:`vision.track` is missing.
-
-    ``seat_of(point)`` tells the tracker whose card is whose.
+    """The live reader: :class:`vision.track.LiveReader` (full reading on settled changes) feeding a
+    :class:`vision.track.Tracker`; ``seat_of(point)`` tells the tracker whose card is whose.
     """
-    try:
-        from vision.track import LiveReader, Tracker
-    except ImportError:
-        return _AnalyzeReader(game, profile, settings.read_every_s)
     from vision.analyze import analyze
+    from vision.track import LiveReader, Tracker
 
     def analyze_fn(image: NDArray[np.uint8]) -> Any:
         return analyze(image, game, None, profile)
@@ -293,7 +267,7 @@ class Capture:
         self._reading: LiveReading = LiveReading(None)
         self._frames = 0
         self._state = "idle" if spec is not None else "none"
-        self._message = ""
+        self._message = "starts when a page is opened" if spec is not None else "no server-side camera"
         self._source_status: dict[str, Any] | None = None
 
     # -- clients ----------------------------------------------------------------------------------
