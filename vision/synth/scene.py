@@ -42,6 +42,7 @@ __all__ = [
     "ExpeditionTruth",
     "Scene",
     "SceneConfig",
+    "draw_truth",
     "render_cards_photo",
     "render_scene",
 ]
@@ -431,3 +432,30 @@ def render_scene(
         card = catalog[int(idx)]
         specs.append(CardSpec(card.id, centre, ang, _random_marks(rng, card.cells, cfg), scene_style))
     return render_cards_photo(specs, cond, rng, expedition=exp_spec)
+
+
+def draw_truth(scene: Scene) -> NDArray[np.uint8]:
+    """A debug overlay: the scene's photo with each card's true outline, its first corner (the
+    points numeral) as a dot, and its id, rotation and marked-cell count.
+
+    Returns
+    -------
+    (H, W, 3) uint8 array
+        A new BGR image.
+    """
+    out = scene.image.copy()
+    items: list[tuple[Quad, str, bool]] = [
+        (c.corners, f"{c.id} r{c.grid_rotation} m{len(c.marked)}", c.partial) for c in scene.cards
+    ]
+    if scene.expedition is not None:
+        items.append((scene.expedition.corners, scene.expedition.id, scene.expedition.partial))
+    for corners, label, partial in items:
+        q = np.round(np.asarray(corners) * 16).astype(np.int32)
+        colour = (0, 200, 255) if partial else (0, 255, 0)
+        cv2.polylines(out, [q], True, colour, 2, cv2.LINE_AA, 4)
+        cv2.circle(out, (int(q[0][0]), int(q[0][1])), 5 * 16, (0, 0, 255), -1, cv2.LINE_AA, 4)
+        cx, cy = np.asarray(corners).mean(axis=0)
+        org = (int(cx) - 30, int(cy))
+        cv2.putText(out, label, org, cv2.FONT_HERSHEY_SIMPLEX, 0.5, (255, 255, 255), 2, cv2.LINE_AA)
+        cv2.putText(out, label, org, cv2.FONT_HERSHEY_SIMPLEX, 0.5, colour, 1, cv2.LINE_AA)
+    return out

@@ -8,7 +8,7 @@ import pytest
 
 from vision.synth.camera import Conditions
 from vision.synth.cards import map_card, render_card_face
-from vision.synth.scene import CardSpec, ExpeditionSpec, render_cards_photo, render_scene
+from vision.synth.scene import CardSpec, ExpeditionSpec, draw_truth, render_cards_photo, render_scene
 
 SMALL = (480, 320)
 TABLE = np.full((40, 60, 3), 70, np.uint8)
@@ -110,3 +110,12 @@ def test_style_and_cast_options(rng: np.random.Generator) -> None:
     assert cast.max() / cast.min() > 1.3
     with pytest.raises(ValueError, match="style"):
         render_scene(rng, "easy", size=SMALL, style="baroque")
+
+
+def test_draw_truth_marks_the_first_corner(rng: np.random.Generator) -> None:
+    scene = render_cards_photo([CardSpec("t9", (450.0, 300.0), 30.0)], Conditions(size=SMALL, zoom=2.0), rng,
+                               table=TABLE)
+    overlay = draw_truth(scene)
+    assert overlay.shape == scene.image.shape and not np.array_equal(overlay, scene.image)
+    x, y = (round(v) for v in scene.cards[0].corners[0])
+    assert tuple(overlay[y, x]) == (0, 0, 255)
