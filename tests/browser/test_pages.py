@@ -122,6 +122,9 @@ def test_live_demo_table_shows_cards_and_a_score(server: str, page: Any) -> None
     assert page.inner_text("#live-score .total").strip().isdigit()
     assert "demo table" in page.inner_text("#camera-status-text")
     shot(page, "live-table")
+    page.set_viewport_size({"width": 390, "height": 844})  # a phone on the same network
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    shot(page, "phone-live-table")
 
 
 def test_photo_upload_gets_the_reading(server: str, page: Any, tmp_path: Path) -> None:

@@ -85,3 +85,29 @@ def test_live_view_streams_jpeg_frames(tmp_path: Path, helpers: Any, rng: np.ran
         assert live["status"]["banner"] == "Demo table — no camera found"
     finally:
         app.extensions["goldtable.capture"].stop()
+
+
+def test_unplugged_camera_is_reported_and_the_page_still_works(tmp_path: Path) -> None:
+    def broken() -> Any:
+        raise OSError("camera 0: no such device")
+
+    fast = {"backoff_initial_s": 0.05, "backoff_max_s": 0.1}
+    app = create_app({"DATABASE": str(tmp_path / "g.db"), "TESTING": True, "SOURCE": 0,
+                      "SOURCE_FACTORY": broken, "SETTINGS": fast})
+    try:
+        client = app.test_client()
+        client.get("/api/live")
+        deadline = time.monotonic() + 10
+        status: dict[str, Any] = {}
+        while time.monotonic() < deadline:
+            status = client.get("/api/health").json["source"]
+            if status["state"] == "retrying":
+                break
+            time.sleep(0.05)
+        assert status["state"] == "retrying"
+        assert "no such device" in status["text"]
+        assert status["banner"] is None
+        assert client.get("/").status_code == 200
+        assert client.get("/snapshot.jpg").status_code == 503
+    finally:
+        app.extensions["goldtable.capture"].stop()
