@@ -246,7 +246,8 @@ class Profile:
 
             layout = parse_layout(layout)
         seats_data = data.get("seats")
-        seats = SeatZones() if seats_data is None else SeatZones.from_json(seats_data, None)
+        to_image = None if matrix is None else np.linalg.inv(np.asarray(matrix, np.float64))
+        seats = SeatZones() if seats_data is None else SeatZones.from_json(seats_data, to_image)
         created = data.get("created", "")
         if not isinstance(created, str):
             raise CalibrationError("created: expected a string")

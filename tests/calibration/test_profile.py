@@ -70,6 +70,17 @@ def test_json_round_trip() -> None:
     assert np.allclose(back.to_image(back.to_table(pts)), pts)
 
 
+def test_seats_in_mm_inside_a_profile_file() -> None:
+    data = _profile().to_json()
+    data["seats"] = {"units": "mm", "seats": {"Ann": [[0, 0], [50, 0], [50, 50], [0, 50]]}}
+    p = Profile.from_json(data)
+    inside = p.to_image([[25.0, 25.0]])[0]
+    assert p.seat_of((float(inside[0]), float(inside[1]))) == "Ann"
+    data["image_to_table"] = None
+    with pytest.raises(CalibrationError, match="calibrated table"):
+        Profile.from_json(data)
+
+
 def test_scaled_to_a_smaller_frame() -> None:
     p = _profile()
     half = p.scaled_to((320, 240))
