@@ -106,15 +106,15 @@ def uploaded_image() -> bytes:
 
 
 def run_analysis(data: bytes, game: str) -> dict[str, Any]:
-    """Decode and read one image; the JSON of ``goldtable analyze``."""
+    """Decode and read one image; the JSON of ``goldtable analyze`` (positions in the pixels of
+    the uploaded photo, also when it was decoded at a reduced size)."""
     from vision.analyze import analyze
     from vision.imageio import decode_image
+    from webui.commands.look import _to_original
 
     decoded = decode_image(data)
     scene = analyze(decoded.image, game, None, capture().profile)
-    out = scene.to_json(game)
-    if decoded.scale != 1.0:
-        out["image"]["scale"] = round(float(decoded.scale), 4)
+    out: dict[str, Any] = _to_original(scene, decoded.scale, decoded.original_size).to_json(game)
     return out
 
 

@@ -32,19 +32,28 @@ def test_games_and_templates(client: FlaskClient) -> None:
 
 # -- analyze -------------------------------------------------------------------------------------
 
-def test_analyze_reads_an_uploaded_photo(client: FlaskClient, helpers: Any, rng: np.random.Generator) -> None:
-    from vision.analyze import analyze
-    from vision.imageio import decode_image
+def test_analyze_answers_like_the_command_line(client: FlaskClient, tmp_path: Any,
+                                               rng: np.random.Generator) -> None:
+    import cv2
+    from click.testing import CliRunner
 
-    data = helpers.png(rng)
-    res = client.post("/api/analyze", data={"image": (__import__("io").BytesIO(data), "t.png"),
-                                            "game": "silver-gold"}, content_type="multipart/form-data")
-    assert res.status_code == 200, res.json
-    expected = analyze(decode_image(data).image, "silver-gold").to_json("silver-gold")
-    body = res.json
-    assert body["image"] == expected["image"] == {"width": 96, "height": 72}
-    assert body["cards"] == expected["cards"]
-    assert "board" not in body
+    from webui.cli import main
+
+    # Wider than the decoder's max_side, so positions must be mapped back to the upload's pixels.
+    ramp = np.linspace(0, 255, 2800, dtype=np.float64)[None, :, None]
+    image = np.clip(ramp + rng.normal(0, 3, size=(120, 2800, 3)), 0, 255).astype(np.uint8)
+    path = tmp_path / "wide.png"
+    cv2.imwrite(str(path), image)
+    for game in ("silver-gold", "auto"):
+        res = upload(client, path.read_bytes(), game=game)
+        assert res.status_code == 200, res.json
+        cli = CliRunner().invoke(main, ["analyze", str(path), "--game", game, "--json"])
+        assert cli.exit_code == 0, cli.output
+        expected = json.loads(cli.output)
+        got = dict(res.json)
+        assert got.pop("elapsed_ms") >= 0 and expected.pop("elapsed_ms") >= 0
+        assert got == expected
+        assert got["image"] == {"width": 2800, "height": 120}
 
 
 def upload(client: FlaskClient, data: bytes, **form: str) -> Any:
