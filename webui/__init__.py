@@ -61,7 +61,6 @@ class Settings:
     history_page_size: int
     camera_probe_s: float
     demo_seed: int
-    demo_size: tuple[int, int]
     bgg_ids: Mapping[str, int | None] = field(default_factory=dict)
     game_names: Mapping[str, str] = field(default_factory=dict)
 

@@ -123,7 +123,7 @@ def test_no_camera_falls_back_to_the_demo(monkeypatch: pytest.MonkeyPatch) -> No
 
     monkeypatch.setattr("webui.capture.probe_source", lambda spec, timeout: "camera 0: cannot open")
     assert serve.choose_source(None, None, None, False, 0.1) == (
-        "demo", True, "no camera found (camera 0: cannot open); showing the demo table")
+        "demo:0", True, "no camera found (camera 0: cannot open); showing the demo table")
     spec, fallback, _ = serve.choose_source(3, None, None, False, 0.1)
     assert (spec, fallback) == (3, False)
     monkeypatch.setattr("webui.capture.probe_source", lambda spec, timeout: None)

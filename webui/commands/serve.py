@@ -38,15 +38,16 @@ def self_signed_certificate(folder: Path, host: str) -> tuple[Path, Path]:
 
 
 def choose_source(camera: int | None, video: str | None, url: str | None, demo: bool,
-                  probe_s: float) -> tuple[str | int, bool, str]:
+                  probe_s: float, demo_seed: int = 0) -> tuple[str | int, bool, str]:
     """The source spec, whether it is the demo fallback, and a line saying what was chosen."""
     from webui.capture import probe_source
 
     given = [x for x in (camera is not None, video is not None, url is not None, demo) if x]
     if len(given) > 1:
         raise BadInput("give at most one of --camera, --video, --url and --demo")
+    table = f"demo:{demo_seed}"
     if demo:
-        return "demo", False, "source: the demo table"
+        return table, False, "source: the demo table"
     if video is not None:
         if not Path(video).is_file():
             raise BadInput(f"--video {video}: no such file")
@@ -60,7 +61,7 @@ def choose_source(camera: int | None, video: str | None, url: str | None, demo: 
     if camera is not None:
         # An explicit camera keeps being retried (it may be plugged in later).
         return index, False, f"source: camera {index} (not answering yet: {problem}; retrying)"
-    return "demo", True, f"no camera found ({problem}); showing the demo table"
+    return table, True, f"no camera found ({problem}); showing the demo table"
 
 
 @click.command()
@@ -89,7 +90,8 @@ def serve(camera: int | None, video: str | None, url: str | None, demo: bool, ho
     from webui.app import create_app
 
     settings = load_settings()
-    spec, fallback, chosen = choose_source(camera, video, url, demo, settings.camera_probe_s)
+    spec, fallback, chosen = choose_source(camera, video, url, demo, settings.camera_probe_s,
+                                           settings.demo_seed)
     config: dict[str, Any] = {"SOURCE": spec, "DEMO_FALLBACK": fallback, "PROFILE": profile, "GAME": game}
     if db is not None:
         config["DATABASE"] = db
