@@ -317,8 +317,14 @@ class Tracker:
             seen |= set(held.marked) & set(r.uncertain)
         return (r.id, tuple(sorted(seen)), bool(r.complete))
 
-    def _usable(self, r: CardReading) -> bool:
-        return not r.partial and r.confidence >= self.config.min_card_confidence
+    def _usable(self, r: CardReading, held: TrackedCard | None = None) -> bool:
+        """Whether a reading may change the state. An unidentified reading cannot change a card
+        known by id (its cells are in another frame), but may start or update an anonymous one."""
+        if r.partial:
+            return False
+        if r.id is None:
+            return held is None or held.id is None
+        return r.confidence >= self.config.min_card_confidence
 
     def _update_cards(self, readings: tuple[CardReading, ...], t: float, radius: float,
                       events: list[TrackEvent]) -> tuple[TrackedCard, ...]:
@@ -334,7 +340,7 @@ class Tracker:
                     fresh.append(r)
                 continue
             used.add(key)
-            if self._usable(r):
+            if self._usable(r, stable[key]):
                 seen[key] = r
             else:
                 held.add(key)
@@ -566,6 +572,15 @@ class Tracker:
 # -- the live reader ------------------------------------------------------------------------------
 
 
+def _signature(reading: SceneReading, min_confidence: float) -> tuple[Any, ...]:
+    """What the tracker cares about in a reading (positions left out)."""
+    cards = tuple(sorted((c.id or "", tuple(sorted(c.marked)), tuple(sorted(c.uncertain)), c.partial,
+                          c.complete, c.confidence >= min_confidence) for c in reading.cards))
+    board = tuple(reading.board.cells) if reading.board is not None else None
+    expedition = reading.expedition.id if reading.expedition is not None else None
+    return (cards, board, expedition)
+
+
 @dataclass(frozen=True)
 class LiveStats:
     """Counters of a :class:`LiveReader`: frames seen, readings run, and total ms per stage."""
@@ -614,6 +629,8 @@ class LiveReader:
         self._prev: NDArray[np.uint8] | None = None
         self._since = 0
         self._confirms = 0
+        self._unsure = False
+        self._signature: tuple[Any, ...] | None = None
         self._frames = 0
         self._analysed = 0
         self._ms: dict[str, float] = {"thumb": 0.0, "analyze": 0.0, "track": 0.0}
@@ -638,7 +655,7 @@ class LiveReader:
             return "analyse"
         moving = self._changed(thumb, self._prev) > cfg.motion_fraction * thumb.size
         changed = self._changed(thumb, self._ref) >= cfg.change_min_pixels
-        if (self.tracker.confirming and self._since >= cfg.confirm_every
+        if ((self.tracker.confirming or self._unsure) and self._since >= cfg.confirm_every
                 and self._confirms < cfg.confirm_max):
             self._confirms += 1
             return "analyse"
@@ -678,6 +695,10 @@ class LiveReader:
         for stage, ms in reading.stage_ms.items():
             self._ms[f"analyze.{stage}"] = self._ms.get(f"analyze.{stage}", 0.0) + ms
         self.last_reading = reading
+        signature = _signature(reading, self.tracker.config.min_card_confidence)
+        # two readings of the same picture that disagree: the reader is unsure, read again soon
+        self._unsure = action == "analyse" and self._signature is not None and signature != self._signature
+        self._signature = signature
         self._ref = thumb
         self._since = 1
         self._analysed += 1

@@ -253,3 +253,19 @@ def test_reused_readings_count_for_time_but_a_change_needs_fresh_ones() -> None:
     up = tracker.update(r, 1.25)
     assert [e.kind for e in up.events] == ["card_appeared"]
     assert up.events[0].data["since"] == 0.0 and not tracker.confirming
+
+
+def test_unidentified_readings_track_anonymous_cards_but_never_overwrite_known_ones() -> None:
+    tracker = Tracker(CFG)
+    t = settled(tracker, scene([card("t12", 100, [(0, 0)]), card(None, 900, [(1, 1)], confidence=0.0)]))
+    assert [(c.key, c.id, c.marked) for c in tracker.state.cards] == [("card@1", None, ((1, 1),)),
+                                                                     ("t12", "t12", ((0, 0),))]
+    # the reader loses the id of t12 for a while: its cells are in another frame, so nothing changes
+    ups = feed(tracker, scene([card(None, 101, [(2, 2), (3, 3)], confidence=0.0),
+                               card(None, 900, [(1, 1)], confidence=0.0)]), t, 15)
+    assert kinds(ups) == []
+    assert tracker.state.card("t12").marked == ((0, 0),)
+    # a low-confidence identification is held too
+    ups = feed(tracker, scene([card("t12", 100, [(0, 0), (0, 1)], confidence=0.1),
+                               card(None, 900, [(1, 1)], confidence=0.0)]), t + 2, 15)
+    assert kinds(ups) == []
