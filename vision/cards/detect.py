@@ -22,14 +22,10 @@ from vision.config import load_config
 
 @dataclass(frozen=True)
 class DetectConfig:
-    max_side: int
-    blur_sigma: float
-    canny_low: float
-    canny_high: float
-    dilate_px: int
+    passes: tuple[tuple[float, float, float, float, int], ...]
     min_area_frac: float
     max_area_frac: float
-    approx_eps_frac: float
+    approx_eps_frac: tuple[float, ...]
     aspect_range: tuple[float, float]
     min_fill: float
     min_solidity: float
@@ -96,12 +92,13 @@ def _refine(contour: NDArray[np.float64], quad: NDArray[np.float64]) -> NDArray[
     return out
 
 
-def _edges(small: NDArray[np.uint8], cfg: DetectConfig) -> NDArray[np.uint8]:
-    blur = cv2.GaussianBlur(small, (0, 0), cfg.blur_sigma)
+def _edges(small: NDArray[np.uint8], blur_sigma: float, low: float, high: float,
+           dilate_px: int) -> NDArray[np.uint8]:
+    blur = cv2.GaussianBlur(small, (0, 0), blur_sigma)
     lab = cv2.cvtColor(blur, cv2.COLOR_BGR2LAB)
-    edges = cv2.Canny(lab, cfg.canny_low, cfg.canny_high, L2gradient=True)
-    if cfg.dilate_px > 0:
-        k = cv2.getStructuringElement(cv2.MORPH_RECT, (2 * cfg.dilate_px + 1, 2 * cfg.dilate_px + 1))
+    edges = cv2.Canny(lab, low, high, L2gradient=True)
+    if dilate_px > 0:
+        k = cv2.getStructuringElement(cv2.MORPH_RECT, (2 * dilate_px + 1, 2 * dilate_px + 1))
         edges = cv2.dilate(edges, k)
     h, w = edges.shape
     cv2.rectangle(edges, (0, 0), (w - 1, h - 1), 255, 1)
@@ -134,8 +131,15 @@ def _shape_ok(cnt: NDArray[np.int32], cfg: DetectConfig, size: tuple[int, int],
     if fill < cfg.min_fill or not lo <= min(rw, rh) / max(rw, rh) <= hi:
         return None
     peri = cv2.arcLength(hull, True)
-    approx = cv2.approxPolyDP(hull, cfg.approx_eps_frac * peri, True).reshape(-1, 2).astype(np.float64)
-    if len(approx) != 4:
+    approx = None
+    for eps in cfg.approx_eps_frac:  # rounded corners and stray edges touching the outline
+        poly = cv2.approxPolyDP(hull, eps * peri, True).reshape(-1, 2).astype(np.float64)
+        if len(poly) == 4:
+            approx = poly
+            break
+        if len(poly) < 4:
+            break
+    if approx is None:
         return None
     quad = _refine(cnt.reshape(-1, 2).astype(np.float64), _clockwise(approx))
     return _clockwise(quad), False, hull_area
@@ -211,18 +215,27 @@ def detect(image: NDArray[np.uint8], config: DetectConfig | None = None) -> tupl
     """
     cfg = config or default_config()
     h, w = image.shape[:2]
-    f = min(1.0, cfg.max_side / max(h, w))
-    small = image if f >= 1.0 else cv2.resize(image, (round(w * f), round(h * f)),
-                                              interpolation=cv2.INTER_AREA)
-    edges = _edges(small, cfg)
-    cands = _candidates(edges, cfg)
-    full = [c for c in cands if not c[1]]
-    med = float(np.median([c[2] for c in full])) if full else 0.0
-    partial = [c for c in cands if c[1] and full and cfg.min_partial_area_frac * med <= c[2] <= 1.3 * med]
-    kept = _suppress(full + partial, cfg)
-    out: list[CardQuad] = []
-    for quad, is_partial, area in kept:
-        corners = (quad + 0.5) / f - 0.5
-        out.append(CardQuad(corners, is_partial, area / (f * f)))
+    per_pass: list[list[tuple[NDArray[np.float64], bool, float]]] = []
+    scaled: dict[int, tuple[float, NDArray[np.uint8]]] = {}
+    for max_side, blur, low, high, dilate in cfg.passes:
+        f = min(1.0, max_side / max(h, w))
+        key = round(f * 1000)
+        if key not in scaled:
+            scaled[key] = (f, image if f >= 1.0 else cv2.resize(image, (round(w * f), round(h * f)),
+                                                                interpolation=cv2.INTER_AREA))
+        small = scaled[key][1]
+        edges = _edges(small, blur, low, high, int(dilate))
+        per_pass.append([((quad + 0.5) / f - 0.5, is_partial, area / (f * f))
+                         for quad, is_partial, area in _candidates(edges, cfg)])
+    full_all = [c for cands in per_pass for c in cands if not c[1]]
+    med = float(np.median([c[2] for c in full_all])) if full_all else 0.0
+    kept: list[tuple[NDArray[np.float64], bool, float]] = []
+    for cands in per_pass:  # earlier (finer) passes win; later ones only add cards they missed
+        usable = [c for c in cands if not c[1]
+                  or (full_all and cfg.min_partial_area_frac * med <= c[2] <= 1.3 * med)]
+        for cand in _suppress(usable, cfg):
+            if not any(_overlap(cand[0], k[0]) > cfg.nest_overlap * min(cand[2], k[2]) for k in kept):
+                kept.append(cand)
+    out = [CardQuad(quad, is_partial, area) for quad, is_partial, area in kept]
     out.sort(key=lambda q: (q.partial, -q.area))
     return tuple(out)
