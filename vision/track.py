@@ -1,14 +1,15 @@
 """Live tracking: from a stream of per-frame readings to a stable table state and events.
 
 :class:`Tracker` accepts a change only when it has been read the same way in ``min_frames``
-consecutive readings spanning at least ``min_seconds``. A hand over a card (the card read as
+consecutive readings spanning at least ``min_seconds`` (``min_fresh`` of them real readings, not
+re-fed ones). Cards are matched across frames by id, else by position. A hand over a card (the card read as
 partial, or not found for a moment) or over the board (spots read as ``?``) holds the last stable
 state, so nothing flickers. Each accepted change becomes a :class:`TrackEvent` such as
 "cells marked on card t12 by seat 2" or "tokens taken at (1,1),(1,2)".
 
 :class:`LiveReader` sits in front of the tracker for video: it runs the full (slow) reader only
 when a cheap thumbnail test says the picture changed and has stopped moving, every ``every_k``
-frames at most, and reuses the last reading in between.
+frames at most, and re-feeds the last reading while the picture stays the same.
 """
 
 from __future__ import annotations
@@ -604,16 +605,19 @@ class LiveReader:
         ``analyze_fn(image) -> SceneReading`` for a ``(H, W, 3)`` ``uint8`` BGR image, for example
         ``functools.partial(vision.analyze.analyze, game="auto", profile=p)``.
     tracker : Tracker
-        Receives every fresh reading.
+        Receives every fresh reading, and the last reading again for unchanged frames.
     every_k : int, optional
         Minimum number of frames between two readings of a changed picture (``live.every_k``).
     config : LiveConfig, optional
 
     A frame is analysed when it is the first one; when ``max_skip`` frames passed; when the tracker
-    confirms a change and ``confirm_every`` frames passed (at most ``confirm_max`` times in a row,
-    so a reader that keeps changing its mind cannot make every frame slow); or when ``every_k``
-    frames passed and the thumbnail differs from the last analysed one while the picture has
-    stopped moving.
+    waits for a fresh confirmation of a change, or the last two readings disagreed, and
+    ``confirm_every`` frames passed (at most ``confirm_max`` times in a row, so a reader that keeps
+    changing its mind cannot make every frame slow); or when ``every_k`` frames passed and the
+    thumbnail differs from the last analysed one while the picture has stopped moving.
+
+    ``last_reading`` is the latest full reading (for overlays); :meth:`reset` forgets the picture
+    (after a reconnect), keeping the tracker's state.
     """
 
     def __init__(self, analyze_fn: Callable[[NDArray[np.uint8]], SceneReading], tracker: Tracker,
@@ -705,6 +709,15 @@ class LiveReader:
         update = self.tracker.update(reading, frame.timestamp)
         self._ms["track"] += (time.perf_counter() - t2) * 1000.0
         return update
+
+    def reset(self) -> None:
+        """Forget the reference picture, so the next frame is read in full."""
+        self._ref = None
+        self._prev = None
+        self._since = 0
+        self._confirms = 0
+        self._unsure = False
+        self._signature = None
 
     def stats(self) -> LiveStats:
         """A snapshot of the counters."""

@@ -269,3 +269,28 @@ def test_unidentified_readings_track_anonymous_cards_but_never_overwrite_known_o
     ups = feed(tracker, scene([card("t12", 100, [(0, 0), (0, 1)], confidence=0.1),
                                card(None, 900, [(1, 1)], confidence=0.0)]), t + 2, 15)
     assert kinds(ups) == []
+
+
+def test_live_reader_rereads_when_the_reader_disagrees_with_itself(rng: np.random.Generator) -> None:
+    img = rng.integers(0, 255, (60, 80, 3), dtype=np.uint8)
+    calls: list[int] = []
+
+    def flaky(image: np.ndarray) -> SceneReading:
+        calls.append(1)
+        return scene([card("t1", 10, [(0, 0)] if len(calls) % 2 else [])])
+
+    def steady(image: np.ndarray) -> SceneReading:
+        calls.append(1)
+        return scene([card("t1", 10)])
+
+    cfg = LiveConfig(every_k=2, max_skip=1000, confirm_every=2, confirm_max=3, thumb_width=40,
+                     pixel_threshold=14, change_min_pixels=2, motion_fraction=0.05)
+    for fn, most in ((steady, 2), (flaky, 1 + cfg.confirm_max)):
+        calls.clear()
+        live = LiveReader(fn, Tracker(CFG), config=cfg)
+        for i in range(40):
+            live.process(_frame(i, img))
+        # steady: the first reading and one fresh confirmation; flaky: re-read, but boundedly
+        assert len(calls) == most, fn.__name__
+    live.reset()
+    assert live.process(_frame(40, img)).analysed
