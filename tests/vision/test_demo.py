@@ -182,3 +182,17 @@ def test_demo_source_and_spec() -> None:
     assert [f.index for f in frames] == [0, 1] and frames[0].image.shape == (720, 1280, 3)
     source.close()
     assert list(source.frames()) == []
+
+
+def test_realtime_frames_keep_the_clock_pace_for_a_slow_consumer(demo: DemoTable) -> None:
+    import time
+
+    seen = []
+    for frame in demo.frames(fps=50, realtime=True):
+        seen.append(frame)
+        time.sleep(0.05)  # a consumer slower than 50 fps
+        if len(seen) == 5:
+            break
+    idx = [f.index for f in seen]
+    assert idx == sorted(set(idx)) and idx[-1] >= 8
+    assert all(f.timestamp == pytest.approx(f.index / 50) for f in seen)

@@ -598,13 +598,17 @@ class DemoTable:
                start: float = 0.0) -> Iterator[Frame]:
         """Endless frames from ``start`` seconds at ``fps``; paced in real time when ``realtime``.
 
-        ``stop`` (an event) ends the generator, also during a real-time wait.
+        In real time a slow consumer skips frames (the index jumps) so the game keeps the clock's
+        pace; otherwise every frame is delivered. ``stop`` (an event) ends the generator, also
+        during a real-time wait.
         """
         if not fps > 0:
             raise ValueError(f"fps {fps!r}: expected a positive number")
         t0 = time.monotonic()
         i = 0
         while stop is None or not stop.is_set():
+            if realtime:
+                i = max(i, int((time.monotonic() - t0) * fps))
             t = start + i / fps
             if realtime:
                 delay = t0 + i / fps - time.monotonic()
