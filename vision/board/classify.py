@@ -39,47 +39,109 @@ class Classification:
     shift: NDArray[np.float64]
 
 
+def _residuals(x: NDArray[np.float64], means: NDArray[np.float64], shift: NDArray[np.float64],
+               cfg: BoardConfig, sat: NDArray[np.bool_] | None = None) -> NDArray[np.float64]:
+    """Log-colour residuals of every spot against every kind.
+
+    ``x`` (N, 3) features, ``means`` (K, 3) kind means, ``shift`` (..., 3) light shifts ->
+    (..., N, K, 3). A strongly coloured kind may look paler or deeper than its mean (gloss, print,
+    blur), so its chroma is scaled to fit within ``[chroma_scale_min, chroma_scale_max]``;
+    only a change of hue counts. ``sat`` (N, 3) marks clipped channels: the true value may be
+    anything above the observed one, so a prediction above it costs nothing there.
+    """
+    ch_m = chroma(means)  # (K, 3)
+    lum_m = means.mean(-1)  # (K,)
+    norm2 = (ch_m ** 2).sum(-1)  # (K,)
+    chromatic = np.sqrt(norm2) >= cfg.chromatic_min
+    xs = x - shift[..., None, :]  # (..., N, 3)
+    a = chroma(xs)
+    proj = np.einsum("...nc,kc->...nk", a, ch_m) / np.maximum(norm2, 1e-9)
+    scale = np.where(chromatic, np.clip(proj, cfg.chroma_scale_min, cfg.chroma_scale_max), 1.0)
+    pred = lum_m[:, None] + scale[..., None] * ch_m  # (..., N, K, 3)
+    diff = xs[..., :, None, :] - pred
+    if sat is not None:
+        diff = np.where(sat[:, None, :] & (diff < 0), 0.0, diff)
+    return diff
+
+
+def _norm(diff: NDArray[np.float64], w: float) -> NDArray[np.float64]:
+    return np.sqrt((chroma(diff) ** 2).sum(-1) + (w * diff.mean(-1)) ** 2)
+
+
 def _distances(x: NDArray[np.float64], means: NDArray[np.float64], shift: NDArray[np.float64],
-               w: float) -> NDArray[np.float64]:
+               cfg: BoardConfig, sat: NDArray[np.bool_] | None = None) -> NDArray[np.float64]:
     """(N, 3) features, (K, 3) kind means, (..., 3) shifts -> (..., N, K) distances."""
-    diff = x[:, None, :] - means[None, :, :]  # (N, K, 3)
-    diff = diff - shift[..., None, None, :]
-    ch = chroma(diff)
-    return np.sqrt((ch ** 2).sum(-1) + (w * diff.mean(-1)) ** 2)
+    return _norm(_residuals(x, means, shift, cfg, sat), cfg.luma_weight)
 
 
 def _estimate_shift(x: NDArray[np.float64], means: NDArray[np.float64], cfg: BoardConfig,
-                    prior: float, span: float) -> NDArray[np.float64]:
-    """Find the log-gain shift (3,) that best explains the token spots ``x`` (N, 3)."""
+                    prior: float, span: float, sat: NDArray[np.bool_]) -> NDArray[np.float64]:
+    """Find the log-gain shift (3,) that best explains the token spots ``x`` (N, 3); ``sat``
+    (N, 3) marks clipped channels."""
     tau = cfg.reject_distance
-    ch_x = chroma(x)
-    ch_m = chroma(means)
+    clear = ~sat.any(axis=1)
+    xc = x[clear] if clear.sum() >= 3 else x
     best = np.zeros(3)
     for step, reach in ((span / 10.0, span), (span / 50.0, span / 10.0)):
         a = np.arange(-reach, reach + 1e-9, step)
         ga, gb = np.meshgrid(a, a)
         cands = (best + ga.ravel()[:, None] * _U1 + gb.ravel()[:, None] * _U2)  # (C, 3), zero-mean
-        diff = ch_x[None, :, None, :] - ch_m[None, None, :, :] - cands[:, None, None, :]
-        d2 = (diff ** 2).sum(-1).min(-1)  # (C, N)
-        cost = np.minimum(d2, tau * tau).sum(-1) + prior * (cands ** 2).sum(-1) * len(x)
+        res = _residuals(xc, means, cands, cfg)  # (C, N, K, 3)
+        d2 = (chroma(res) ** 2).sum(-1).min(-1)  # (C, N)
+        cost = np.minimum(d2, tau * tau).sum(-1) + prior * (cands ** 2).sum(-1) * len(xc)
         best = cands[int(np.argmin(cost))]
     # brightness: chromatic shift fixed, search the luma offset
-    w = cfg.luma_weight
     betas = np.arange(-2.0, 1.0, 0.025)
     shifts = best[None, :] + betas[:, None]
-    d = _distances(x, means, shifts, w).min(-1)  # (B, N)
+    d = _distances(x, means, shifts, cfg, sat).min(-1)  # (B, N)
     cost = np.minimum(d, tau).sum(-1)
     out = shifts[int(np.argmin(cost))]
     # refine on the assigned spots
     for _ in range(cfg.cast_iterations):
-        k = _distances(x, means, out, w).argmin(-1)
-        res = x - means[k] - out
-        keep = np.sqrt((chroma(res) ** 2).sum(-1)) < tau
+        res = _residuals(x, means, out, cfg, sat)  # (N, K, 3)
+        k = _norm(res, cfg.luma_weight).argmin(-1)
+        r = res[np.arange(len(x)), k]
+        keep = (np.sqrt((chroma(r) ** 2).sum(-1)) < tau) & clear
         if keep.sum() < 3:
             break
-        upd = np.median(res[keep], axis=0)
-        out = out + upd / (1.0 + prior)
+        out = out + np.median(r[keep], axis=0) / (1.0 + prior)
     return out
+
+
+def _refine_on_light_tokens(x: NDArray[np.float64], sat: NDArray[np.bool_], best: NDArray[np.intp],
+                            ok: NDArray[np.bool_], model: TokenModel, shift: NDArray[np.float64],
+                            prior: float) -> NDArray[np.float64]:
+    """Re-centre the light's chroma on the white and pearl tokens.
+
+    White and pearl differ by a small tint, about as large as the error of a cast estimated from
+    the coloured tokens. The light tokens (read as W or P, not clipped) are split into pearls (the
+    most tinted, at most 2 as the game has) and whites (at most 4), and the chroma shift that fits
+    the best split, pulled towards the current one by ``prior`` (in tokens), is kept.
+    """
+    kinds = "".join(model.kinds)
+    if "W" not in kinds or "P" not in kinds:
+        return shift
+    iw, ip = kinds.index("W"), kinds.index("P")
+    light = ok & ((best == iw) | (best == ip)) & ~sat.any(axis=1)
+    n = int(light.sum())
+    if n == 0:
+        return shift
+    means = np.asarray(model.means, np.float64)
+    mw = chroma(means[iw])
+    v = chroma(means[ip]) - mw
+    a = chroma(x[light] - shift) - mw  # (n, 3): chroma left after a white token's
+    t = a @ v / max(float(v @ v), 1e-9)
+    order = np.argsort(-t)
+    best_cost, best_delta = np.inf, np.zeros(3)
+    for j in range(min(2, n) + 1):
+        lab = np.zeros(n)
+        lab[order[:j]] = 1.0
+        r = a - lab[:, None] * v
+        delta = r.sum(axis=0) / (n + prior)
+        cost = float(((r - delta) ** 2).sum() + prior * (delta ** 2).sum())
+        if cost < best_cost:
+            best_cost, best_delta = cost, delta
+    return shift + best_delta
 
 
 def classify(samples: SpotSamples, model: TokenModel, cfg: BoardConfig) -> Classification:
@@ -117,13 +179,19 @@ def classify(samples: SpotSamples, model: TokenModel, cfg: BoardConfig) -> Class
     tokens = ~covered & ~empty
     means = np.asarray(model.means, np.float64)
     spreads = np.asarray(model.spreads, np.float64)
+    sat = samples.inner.reshape(25, 3) >= cfg.saturation
     shift = np.zeros(3)
     if tokens.sum() >= 1:
         if model.calibrated:
-            shift = _estimate_shift(x[tokens], means, cfg, cfg.cast_prior_weight * 20.0, 0.3)
+            shift = _estimate_shift(x[tokens], means, cfg, cfg.cast_prior_weight * 20.0, 0.3, sat[tokens])
         else:
-            shift = _estimate_shift(x[tokens], means, cfg, cfg.cast_prior_weight, 1.2)
-        d = _distances(x[tokens], means, shift, w)  # (N, K)
+            shift = _estimate_shift(x[tokens], means, cfg, cfg.cast_prior_weight, 1.2, sat[tokens])
+        d = _distances(x[tokens], means, shift, cfg, sat[tokens])  # (N, K)
+        first = d.argmin(axis=1)
+        fits = d[np.arange(len(d)), first] <= cfg.reject_distance + 2 * spreads[first]
+        prior = cfg.light_prior * (20.0 if model.calibrated else 1.0)
+        shift = _refine_on_light_tokens(x[tokens], sat[tokens], first, fits, model, shift, prior)
+        d = _distances(x[tokens], means, shift, cfg, sat[tokens])
         order = np.argsort(d, axis=1)
         best, second = order[:, 0], order[:, 1]
         d1 = d[np.arange(len(d)), best]

@@ -26,6 +26,11 @@ class BoardConfig:
     line_angle_deg: float
     line_dist_frac: float
     max_line_groups: int
+    min_segment_frac: float
+    quads_per_contour: int
+    screen_size: int
+    max_candidates: int
+    max_screened: int
     min_side_support: float
     max_side_ratio: float
     min_corner_angle_deg: float
@@ -43,6 +48,10 @@ class BoardConfig:
     corner_patch_frac: float
     sector_count: int
     eps: float
+    saturation: float
+    chromatic_min: float
+    chroma_scale_min: float
+    chroma_scale_max: float
     luma_weight: float
     reject_distance: float
     sector_spread_max: float
@@ -52,6 +61,7 @@ class BoardConfig:
     empty_texture_max: float
     cast_iterations: int
     cast_prior_weight: float
+    light_prior: float
     confidence_scale: float
 
 

@@ -68,8 +68,7 @@ def _edges(small: NDArray[np.uint8], cfg: BoardConfig, sensitivity: float = 1.0)
 
 
 def _line_groups(contour: NDArray[np.int32], cfg: BoardConfig, scale: float) -> list[_Line]:
-    peri = cv2.arcLength(contour, True)
-    poly = cv2.approxPolyDP(contour, max(1.0, cfg.approx_eps_frac * peri), True).reshape(-1, 2)
+    poly = cv2.approxPolyDP(contour, max(1.0, cfg.approx_eps_frac * scale), True).reshape(-1, 2)
     poly = poly.astype(np.float64)
     if len(poly) < 4:
         return []
@@ -81,7 +80,7 @@ def _line_groups(contour: NDArray[np.int32], cfg: BoardConfig, scale: float) -> 
     heads: list[tuple[NDArray[np.float64], NDArray[np.float64]]] = []
     for a, b in segs:
         length = float(np.linalg.norm(b - a))
-        if length < 0.05 * scale:
+        if length < cfg.min_segment_frac * scale:
             break
         d = (b - a) / length
         mid = (a + b) / 2
@@ -96,29 +95,38 @@ def _line_groups(contour: NDArray[np.int32], cfg: BoardConfig, scale: float) -> 
             groups.append([(a, b, length)])
             heads.append((mid, d))
     lines: list[_Line] = []
-    for g in groups:
-        pts = np.vstack([np.vstack([a, b]) for a, b, _ in g])
-        w = np.repeat([ln for _, _, ln in g], 2)
-        mean = (pts * w[:, None]).sum(0) / w.sum()
-        cov = np.cov((pts - mean).T, aweights=w)
-        vals, vecs = np.linalg.eigh(cov)
-        direction = vecs[:, int(np.argmax(vals))]
-        total = float(sum(ln for _, _, ln in g))
-        lines.append(_Line(mean, direction, total, mean))
+    for g, (_, d0) in zip(groups, heads, strict=True):
+        # length-weighted mean direction (signs aligned with the longest piece) and middle
+        sx = sy = mx = my = total = 0.0
+        for a, b, ln in g:
+            vx, vy = (b[0] - a[0]) / ln, (b[1] - a[1]) / ln
+            if vx * d0[0] + vy * d0[1] < 0:
+                vx, vy = -vx, -vy
+            sx += vx * ln
+            sy += vy * ln
+            mx += (a[0] + b[0]) / 2 * ln
+            my += (a[1] + b[1]) / 2 * ln
+            total += ln
+        norm = math.hypot(sx, sy)
+        mid = np.array([mx / total, my / total])
+        lines.append(_Line(mid, np.array([sx / norm, sy / norm]), total, mid))
     lines.sort(key=lambda ln: -ln.length)
     return lines[: cfg.max_line_groups]
 
 
-def _intersect(a: _Line, b: _Line) -> NDArray[np.float64] | None:
-    m = np.column_stack([a.direction, -b.direction])
-    if abs(np.linalg.det(m)) < 1e-6:
+def _intersect(a: _Line, b: _Line) -> tuple[float, float] | None:
+    ax, ay = float(a.direction[0]), float(a.direction[1])
+    bx, by = float(b.direction[0]), float(b.direction[1])
+    det = -ax * by + bx * ay
+    if abs(det) < 1e-6:
         return None
-    t = np.linalg.solve(m, b.point - a.point)
-    return a.point + t[0] * a.direction
+    rx, ry = float(b.point[0] - a.point[0]), float(b.point[1] - a.point[1])
+    t = (-rx * by + bx * ry) / det
+    return float(a.point[0]) + t * ax, float(a.point[1]) + t * ay
 
 
-def _quad_from_lines(lines: tuple[_Line, ...], centre: NDArray[np.float64],
-                     cfg: BoardConfig) -> tuple[NDArray[np.float64], float] | None:
+def _quad_from_lines(lines: tuple[_Line, ...], cfg: BoardConfig) -> tuple[NDArray[np.float64], float] | None:
+    centre = np.mean([ln.middle for ln in lines], axis=0)
     ang = [math.atan2(ln.middle[1] - centre[1], ln.middle[0] - centre[0]) for ln in lines]
     order = [lines[i] for i in np.argsort(ang)]
     corners = []
@@ -130,15 +138,14 @@ def _quad_from_lines(lines: tuple[_Line, ...], centre: NDArray[np.float64],
     quad = np.array(corners)
     if not cv2.isContourConvex(quad.astype(np.float32).reshape(-1, 1, 2)):
         return None
-    sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
+    edge = np.roll(quad, -1, axis=0) - quad
+    sides = np.hypot(edge[:, 0], edge[:, 1])
     if sides.min() <= 1 or sides.max() / sides.min() > cfg.max_side_ratio:
         return None
-    for i in range(4):
-        u = quad[i - 1] - quad[i]
-        v = quad[(i + 1) % 4] - quad[i]
-        cosang = float(u @ v / (np.linalg.norm(u) * np.linalg.norm(v)))
-        if math.degrees(math.acos(np.clip(cosang, -1, 1))) < cfg.min_corner_angle_deg:
-            return None
+    prev = np.roll(edge, 1, axis=0)
+    cosang = -(prev * edge).sum(axis=1) / (np.roll(sides, 1) * sides)
+    if np.degrees(np.arccos(np.clip(cosang, -1, 1))).min() < cfg.min_corner_angle_deg:
+        return None
     # each side (between corners i and i+1) lies on line order[(i+1) % 4]
     support = [min(1.0, order[(i + 1) % 4].length / sides[i]) for i in range(4)]
     if min(support) < cfg.min_side_support:
@@ -170,29 +177,26 @@ def find_candidates(image: NDArray[np.uint8], cfg: BoardConfig,
     edges = _edges(small, cfg, sensitivity)
     contours, _ = cv2.findContours(edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
     area_img = float(sh * sw)
+    scale_px = math.sqrt(area_img)
     found: list[tuple[float, NDArray[np.float64]]] = []
     for cnt in contours:
         _, _, bw, bh = cv2.boundingRect(cnt)
         if bw * bh < cfg.min_area_frac * area_img:
             continue
-        size = math.sqrt(bw * bh)
-        lines = _line_groups(cnt, cfg, size)
+        lines = _line_groups(cnt, cfg, scale_px)
         if len(lines) < 4:
             continue
-        centre = cnt.reshape(-1, 2).mean(axis=0).astype(np.float64)
-        best: tuple[float, NDArray[np.float64]] | None = None
+        quads: list[tuple[float, NDArray[np.float64]]] = []
         for combo in itertools.combinations(lines, 4):
-            got = _quad_from_lines(combo, centre, cfg)
+            got = _quad_from_lines(combo, cfg)
             if got is None:
                 continue
             quad, support = got
             area = float(cv2.contourArea(quad.astype(np.float32)))
-            if not cfg.min_area_frac * area_img <= area <= cfg.max_area_frac * area_img:
-                continue
-            if best is None or area * support > best[0]:
-                best = (area * support, quad)
-        if best is not None:
-            found.append(best)
+            if cfg.min_area_frac * area_img <= area <= cfg.max_area_frac * area_img:
+                quads.append((area * support, quad))
+        quads.sort(key=lambda t: -t[0])
+        found.extend(quads[: cfg.quads_per_contour])
     found.sort(key=lambda t: -t[0])
     out: list[NDArray[np.float64]] = []
     for _, quad in found:

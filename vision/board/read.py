@@ -19,7 +19,6 @@ from vision.types import BoardReading
 # A candidate whose lattice fits at least this share of the best fit counts as the same board;
 # the largest such candidate is the board's outer edge rather than a printed inner frame.
 _SAME_BOARD = 0.8
-_MAX_CANDIDATES = 6
 
 
 @dataclass(frozen=True)
@@ -58,7 +57,13 @@ def locate(image: NDArray[np.uint8], config: BoardConfig | None = None) -> Locat
     img = check_image(image)
     fits: list[Located] = []
     for sensitivity in cfg.edge_sensitivity:
-        for corners in find_candidates(img, cfg, sensitivity)[:_MAX_CANDIDATES]:
+        cands = find_candidates(img, cfg, sensitivity)[: cfg.max_screened]
+        if len(cands) > cfg.max_candidates:
+            # a quick lattice fit on a small rectification keeps the most board-like candidates
+            quick = [fit_grid(rectify(img, q, cfg.screen_size)[0], cfg).score for q in cands]
+            keep = sorted(np.argsort(quick)[::-1][: cfg.max_candidates])
+            cands = [cands[i] for i in keep]
+        for corners in cands:
             rect, _ = rectify(img, corners, cfg.rect_size)
             grid = fit_grid(rect, cfg)
             if grid.score >= cfg.min_grid_score:

@@ -38,7 +38,7 @@ class SpotSamples:
     """Colour measurements of the 25 spots, all ``float64``.
 
     ``inner`` is ``(5, 5, 3)``: the median BGR (0..1) inside each spot; ``sectors`` is
-    ``(5, 5, S, 3)``: median BGR of S sectors of the spot's annulus; ``texture`` is ``(5, 5)``:
+    ``(5, 5, S, 3)``: mean BGR of S angular sectors of the spot; ``texture`` is ``(5, 5)``:
     the spread of log-luminance inside the spot; ``background`` is ``(5, 5, 4, 3)``: median BGR of
     the four patches of board between a spot and its diagonal neighbours.
     """
@@ -141,35 +141,35 @@ def sample_spots(rect: NDArray[np.uint8], grid: Grid, cfg: BoardConfig) -> SpotS
     SpotSamples
     """
     size = rect.shape[0]
-    img = rect.astype(np.float64) / 255.0
+    img = rect.astype(np.float32) / 255.0
     smooth = cv2.GaussianBlur(img.mean(axis=2), (0, 0), cfg.texture_blur)
     luma = np.log(smooth + cfg.eps)
     dx, dy, ang = _disc_offsets(cfg.inner_frac * grid.radius)
     sector = ((ang + math.pi) / (2 * math.pi) * cfg.sector_count).astype(np.int32) % cfg.sector_count
+    onehot = np.zeros((len(sector), cfg.sector_count), np.float32)
+    onehot[np.arange(len(sector)), sector] = 1.0
+    onehot /= np.maximum(onehot.sum(axis=0, keepdims=True), 1.0)
+    centres = np.round(grid.centres.reshape(25, 2)).astype(np.int32)
+    xi = np.clip(centres[:, 0:1] + dx[None, :], 0, size - 1)
+    yi = np.clip(centres[:, 1:2] + dy[None, :], 0, size - 1)
+    px = img[yi, xi]  # (25, P, 3)
+    inner = np.median(px, axis=1)
+    sectors = np.einsum("npc,ps->nsc", px, onehot)
+    q25, q75 = np.percentile(luma[yi, xi], [25, 75], axis=1)
+    texture = q75 - q25
     pdx, pdy, _ = _disc_offsets(max(1.0, cfg.corner_patch_frac * grid.pitch))
-    inner = np.zeros((5, 5, 3))
-    sectors = np.zeros((5, 5, cfg.sector_count, 3))
-    texture = np.zeros((5, 5))
-    background = np.zeros((5, 5, 4, 3))
     half = grid.pitch / 2
-    for r in range(5):
-        for c in range(5):
-            cx, cy = grid.centres[r, c]
-            xi = np.clip(np.round(cx).astype(np.int32) + dx, 0, size - 1)
-            yi = np.clip(np.round(cy).astype(np.int32) + dy, 0, size - 1)
-            px = img[yi, xi]
-            inner[r, c] = np.median(px, axis=0)
-            lum = luma[yi, xi]
-            q25, q75 = np.percentile(lum, [25, 75])
-            texture[r, c] = q75 - q25
-            for s in range(cfg.sector_count):
-                sel = sector == s
-                sectors[r, c, s] = np.median(px[sel], axis=0) if sel.any() else inner[r, c]
-            for k, (sx, sy) in enumerate(((-1, -1), (1, -1), (1, 1), (-1, 1))):
-                bx = np.clip(round(cx + sx * half) + pdx, 0, size - 1)
-                by = np.clip(round(cy + sy * half) + pdy, 0, size - 1)
-                background[r, c, k] = np.median(img[by, bx], axis=0)
-    return SpotSamples(inner=inner, sectors=sectors, texture=texture, background=background)
+    signs = np.array([(-1, -1), (1, -1), (1, 1), (-1, 1)], np.float64)
+    corners = np.round(grid.centres.reshape(25, 1, 2) + signs[None] * half).astype(np.int32)  # (25, 4, 2)
+    bx = np.clip(corners[..., 0:1] + pdx, 0, size - 1)
+    by = np.clip(corners[..., 1:2] + pdy, 0, size - 1)
+    background = np.median(img[by, bx], axis=2)  # (25, 4, 3)
+    return SpotSamples(
+        inner=inner.reshape(5, 5, 3).astype(np.float64),
+        sectors=sectors.reshape(5, 5, cfg.sector_count, 3).astype(np.float64),
+        texture=texture.reshape(5, 5).astype(np.float64),
+        background=background.reshape(5, 5, 4, 3).astype(np.float64),
+    )
 
 
 def chroma(x: NDArray[np.float64]) -> NDArray[np.float64]:

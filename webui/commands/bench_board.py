@@ -1,0 +1,91 @@
+"""``goldtable bench splendor-duel``: the token-board reader on seeded generated scenes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from webui.commands._common import BadInput, echo_json, friendly_errors
+
+
+def _parse_cast(text: str | None) -> tuple[str, tuple[float, float, float] | None]:
+    if text is None or text == "none":
+        return "none", None
+    if text == "strong":
+        return "strong", None
+    parts = text.split(",")
+    try:
+        gains = tuple(float(p) for p in parts)
+    except ValueError:
+        gains = ()
+    if len(gains) != 3 or not all(0.05 <= g <= 5.0 for g in gains):
+        raise BadInput(f"--cast {text!r}: expected none, strong, or three B,G,R gains between 0.05 and 5")
+    return "gains", (gains[0], gains[1], gains[2])
+
+
+@click.command("splendor-duel")
+@click.option("--n", "n", type=click.IntRange(1, 100000), default=40, show_default=True,
+              help="Scenes per tier.")
+@click.option("--size", default="1920x1080", show_default=True, help="Image size WIDTHxHEIGHT.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the scenes.")
+@click.option("--tier", type=click.Choice(["easy", "typical", "hard", "all"]), default="all",
+              show_default=True, help="Difficulty tier(s) of camera and light.")
+@click.option("--cast", default=None,
+              help="Light for every scene: none (the tier's own), strong (one strong cast drawn from the "
+                   "seed), or B,G,R gains. --profile auto implies strong.")
+@click.option("--profile", "profile_arg", default=None,
+              help="A profile NAME|PATH, or 'auto' to calibrate one under the scenes' light; adds a row "
+                   "read with the profile next to the row without it.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
+@friendly_errors
+def bench_board(n: int, size: str, seed: int, tier: str, cast: str | None, profile_arg: str | None,
+                as_json: bool) -> None:
+    """Per-spot error with the W/P and Y/. confusions, whole-board exact reads and ms per image
+    (median, p95; one core), per tier, on seeded generated board scenes."""
+    import numpy as np
+
+    from vision.bench.board import TIERS, format_rows, run_tier, scene_conditions
+    from vision.bench.common import parse_size
+    from vision.synth.camera import strong_cast
+
+    try:
+        wh = parse_size(size)
+    except ValueError as exc:
+        raise BadInput(f"--size: {exc}") from exc
+    kind, gains = _parse_cast(cast)
+    if profile_arg == "auto" and kind == "none":
+        kind = "strong"
+    if kind == "strong":
+        gains = strong_cast(np.random.default_rng([seed, 99]))
+    profiles: list[tuple[str, Any]] = [("none", None)]
+    if profile_arg is not None:
+        from calibration.profile import resolve_profile
+
+        if profile_arg == "auto":
+            from calibration.bench import profile_for_conditions
+
+            rng = np.random.default_rng([seed, 98])
+            cond = scene_conditions(rng, "typical", wh, gains)
+            profile = profile_for_conditions(cond, rng)
+        else:
+            profile = resolve_profile(profile_arg)
+        profiles.append((profile_arg if len(profile_arg) <= 10 else "profile", profile))
+    tiers = TIERS if tier == "all" else (tier,)
+    rows = []
+    for t in tiers:
+        with click.progressbar(length=n, label=f"{t:<8}", file=click.get_text_stream("stderr")) as bar:
+            last = [0]
+
+            def step(done: int, bar: Any = bar, last: list[int] = last) -> None:
+                bar.update(done - last[0])
+                last[0] = done
+
+            rows.extend(run_tier(t, n, seed, wh, gains, profiles, step))
+    if as_json:
+        cast_json = None if gains is None else [round(g, 3) for g in gains]
+        echo_json({"size": list(wh), "seed": seed, "cast": cast_json, "rows": [r.to_json() for r in rows]})
+    else:
+        if gains is not None:
+            click.echo(f"light cast (B,G,R gains): {', '.join(f'{g:.2f}' for g in gains)}")
+        click.echo(format_rows(rows))
