@@ -324,7 +324,7 @@ class Capture:
             text = str(source_status["text"])
         state = self._state
         retrying = isinstance(source_status, Mapping) and source_status.get("state") == "retrying"
-        if state == "live" and retrying:
+        if retrying and state in ("live", "starting"):
             state = "retrying"
         return {
             "source": "none" if self.spec is None else str(self.spec),

@@ -139,3 +139,18 @@ def test_unknown_setting_is_named() -> None:
     with pytest.raises(InvalidField) as err:
         load_settings({"idle_timeout": 3})
     assert err.value.field == "idle_timeout"
+
+
+def test_a_reconnecting_source_reports_its_retries(helpers: Any, rng: np.random.Generator) -> None:
+    from vision.sources import ReconnectingSource
+
+    def broken() -> Any:
+        raise OSError("camera 0: no such device")
+
+    cap = make(helpers, rng, factory=lambda: ReconnectingSource(broken, backoff=(0.05, 2.0, 0.1)))
+    try:
+        cap.touch()
+        assert wait_for(lambda: cap.status()["state"] == "retrying")
+        assert "no such device" in cap.status()["text"]
+    finally:
+        cap.stop()
