@@ -56,6 +56,10 @@ class SourcesConfig:
 
     Attributes
     ----------
+    camera_size : (width, height)
+        Resolution asked of a webcam (best effort).
+    camera_fourcc : str
+        Pixel format asked of a webcam (``"MJPG"``), or ``""`` for the camera's default.
     open_timeout_ms, read_timeout_ms : int
         Passed to OpenCV for network streams, so a dead URL fails instead of hanging.
     max_failed_reads : int
@@ -70,6 +74,8 @@ class SourcesConfig:
         How :func:`open_source` classifies a specification.
     """
 
+    camera_size: tuple[int, int] = (1280, 720)
+    camera_fourcc: str = "MJPG"
     open_timeout_ms: int = 5000
     read_timeout_ms: int = 5000
     max_failed_reads: int = 25
@@ -231,6 +237,11 @@ class CameraSource(_CaptureSource):
         if not cap.isOpened():
             cap.release()
             raise SourceError(f"camera {index}: cannot open the device (in use or unplugged?)")
+        # best effort: a camera that cannot do these keeps its own settings
+        if len(cfg.camera_fourcc) == 4:
+            cap.set(cv2.CAP_PROP_FOURCC, cv2.VideoWriter_fourcc(*cfg.camera_fourcc))
+        cap.set(cv2.CAP_PROP_FRAME_WIDTH, float(cfg.camera_size[0]))
+        cap.set(cv2.CAP_PROP_FRAME_HEIGHT, float(cfg.camera_size[1]))
         super().__init__(cap, f"camera {index}", live=True, config=cfg)
         self.index = index
 
