@@ -20,7 +20,7 @@ import threading
 import time
 import zlib
 from collections import OrderedDict
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
@@ -89,7 +89,8 @@ class DemoConfig:
 
 def demo_config() -> DemoConfig:
     cfg = load_config("demo", DemoConfig)
-    return replace(cfg, card_slots_mm=tuple(tuple(p) for p in cfg.card_slots_mm))  # type: ignore[arg-type]
+    return replace(cfg, card_slots_mm=tuple(tuple(p) for p in cfg.card_slots_mm),  # type: ignore[arg-type]
+                   mark_styles=tuple(tuple(m) for m in cfg.mark_styles))  # type: ignore[arg-type]
 
 
 @dataclass(frozen=True)
@@ -622,7 +623,7 @@ class DemoTable:
     # -- files ----------------------------------------------------------------------------------
 
     def write_video(self, path: str | Path, seconds: float, fps: float = 15.0,
-                    progress: object | None = None) -> int:
+                    progress: Callable[[int], None] | None = None) -> int:
         """Write ``seconds`` of the demo as an MJPG AVI; returns the number of frames.
 
         ``progress``, when given, is called with each frame index.
@@ -637,7 +638,7 @@ class DemoTable:
                 if frame.index >= n:
                     break
                 writer.write(frame.image)
-                if callable(progress):
+                if progress is not None:
                     progress(frame.index)
         finally:
             writer.release()
