@@ -173,7 +173,7 @@ class _CaptureSource(FrameSource):
             ok, image = self._cap.read()
         if not ok or image is None or image.size == 0:
             return None
-        return _as_bgr(image)
+        return _as_bgr(np.asarray(image, dtype=np.uint8))
 
     def _media_time(self, index: int) -> float:
         return index / (self.fps or 25.0)
@@ -239,7 +239,7 @@ class CameraSource(_CaptureSource):
             raise SourceError(f"camera {index}: cannot open the device (in use or unplugged?)")
         # best effort: a camera that cannot do these keeps its own settings
         if len(cfg.camera_fourcc) == 4:
-            cap.set(cv2.CAP_PROP_FOURCC, cv2.VideoWriter_fourcc(*cfg.camera_fourcc))
+            cap.set(cv2.CAP_PROP_FOURCC, cv2.VideoWriter.fourcc(*cfg.camera_fourcc))
         cap.set(cv2.CAP_PROP_FRAME_WIDTH, float(cfg.camera_size[0]))
         cap.set(cv2.CAP_PROP_FRAME_HEIGHT, float(cfg.camera_size[1]))
         super().__init__(cap, f"camera {index}", live=True, config=cfg)

@@ -550,7 +550,7 @@ class Tracker:
             if not self._stable(gone, t, self.config.removal_seconds):
                 return old
             del self._missing["@expedition"]
-            data = {"id": None, "previous": old, "cells": [], "since": round(gone.first_t, 3)}
+            data: dict[str, Any] = {"id": None, "previous": old, "cells": [], "since": round(gone.first_t, 3)}
             events.append(TrackEvent("expedition_changed", t, data, f"expedition card {old} taken away"))
             return None
         self._missing.pop("@expedition", None)
@@ -644,7 +644,8 @@ class LiveReader:
         tw = min(self.config.thumb_width, w)
         th = max(1, round(h * tw / w))
         small = cv2.resize(image, (tw, th), interpolation=cv2.INTER_AREA)
-        return cv2.cvtColor(small, cv2.COLOR_BGR2GRAY) if small.ndim == 3 else small
+        grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY) if small.ndim == 3 else small
+        return np.asarray(grey, dtype=np.uint8)
 
     def _changed(self, a: NDArray[np.uint8], b: NDArray[np.uint8] | None) -> int:
         if b is None or a.shape != b.shape:

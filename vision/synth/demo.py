@@ -89,8 +89,9 @@ class DemoConfig:
 
 def demo_config() -> DemoConfig:
     cfg = load_config("demo", DemoConfig)
-    return replace(cfg, card_slots_mm=tuple(tuple(p) for p in cfg.card_slots_mm),  # type: ignore[arg-type]
-                   mark_styles=tuple(tuple(m) for m in cfg.mark_styles))  # type: ignore[arg-type]
+    slots = tuple((float(x), float(y)) for x, y in cfg.card_slots_mm)
+    pens = tuple((str(seat), str(kind), str(ink)) for seat, kind, ink in cfg.mark_styles)
+    return replace(cfg, card_slots_mm=slots, mark_styles=pens)
 
 
 @dataclass(frozen=True)
@@ -585,10 +586,10 @@ class DemoTable:
             self._noise = []
             for _ in range(cfg.noise_frames):
                 n = rng.normal(0.0, cfg.frame_noise_sigma, image.shape)
-                pos, neg = np.clip(n, 0, 255), np.clip(-n, 0, 255)
-                self._noise.append((pos.astype(np.uint8), neg.astype(np.uint8)))
-        pos, neg = self._noise[index % len(self._noise)]
-        return cv2.subtract(cv2.add(image, pos), neg)
+                up, down = np.clip(n, 0, 255).astype(np.uint8), np.clip(-n, 0, 255).astype(np.uint8)
+                self._noise.append((up, down))
+        up, down = self._noise[index % len(self._noise)]
+        return np.asarray(cv2.subtract(cv2.add(image, up), down), dtype=np.uint8)
 
     def image_at(self, t: float, index: int = 0, noisy: bool = True) -> NDArray[np.uint8]:
         """The frame at ``t`` seconds: ``(H, W, 3)`` BGR ``uint8``; ``index`` picks the noise pattern."""
@@ -629,7 +630,7 @@ class DemoTable:
         ``progress``, when given, is called with each frame index.
         """
         p = Path(path)
-        writer = cv2.VideoWriter(str(p), cv2.VideoWriter_fourcc(*"MJPG"), float(fps), self.size)
+        writer = cv2.VideoWriter(str(p), cv2.VideoWriter.fourcc(*"MJPG"), float(fps), self.size)
         if not writer.isOpened():
             raise SourceError(f"{p}: cannot write an MJPG video here")
         n = max(1, round(seconds * fps))
@@ -661,7 +662,7 @@ class DemoTable:
                     break
                 image = frame.image
                 if image.shape[1] != w or image.shape[0] != h:
-                    image = cv2.resize(image, (w, h), interpolation=cv2.INTER_AREA)
+                    image = np.asarray(cv2.resize(image, (w, h), interpolation=cv2.INTER_AREA), np.uint8)
                 fh.write(b"FRAME\n")
                 fh.write(cv2.cvtColor(image, cv2.COLOR_BGR2YUV_I420).tobytes())
         return n
