@@ -337,7 +337,9 @@ class Tracker:
         for r in readings:
             key = self._match(r, stable, used, radius)
             if key is None:
-                if self._usable(r):
+                # a second reading of a card already seen elsewhere in this frame is ignored
+                duplicate = r.id is not None and (r.id in stable or any(f.id == r.id for f in fresh))
+                if self._usable(r) and not duplicate:
                     fresh.append(r)
                 continue
             used.add(key)

@@ -294,3 +294,11 @@ def test_live_reader_rereads_when_the_reader_disagrees_with_itself(rng: np.rando
         assert len(calls) == most, fn.__name__
     live.reset()
     assert live.process(_frame(40, img)).analysed
+
+
+def test_a_card_read_twice_in_one_frame_is_tracked_once() -> None:
+    tracker = Tracker(CFG)
+    t = settled(tracker, scene([card("t12", 100), card("t12", 700)]))
+    assert [c.key for c in tracker.state.cards] == ["t12"]
+    feed(tracker, scene([card("t12", 100), card("t12", 700, [(0, 0)])]), t, 10)
+    assert [(c.key, c.marked) for c in tracker.state.cards] == [("t12", ())]
