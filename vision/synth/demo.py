@@ -191,11 +191,22 @@ def _shapes() -> dict[str, object]:
     return {s.id: s for s in load_catalog().expeditions}
 
 
-def _placements(shape_id: str, free: frozenset[Cell]) -> tuple[frozenset[Cell], ...]:
+def _placements(card_id: str, marked: frozenset[Cell], shape_id: str,
+                free: frozenset[Cell]) -> tuple[frozenset[Cell], ...]:
+    """Legal placements of an expedition shape on a card, through the rules engine
+    (:func:`scoring.silver_gold.placement.legal_placements`); single cells when it is missing."""
     shape = _shapes().get(shape_id)
-    if shape is None:  # the rules package is not available: single cells only
+    try:
+        from scoring.silver_gold.catalog import load_catalog
+        from scoring.silver_gold.placement import legal_placements
+    except ImportError:
+        shape = None
+    if shape is None:
         return tuple(frozenset([c]) for c in sorted(free))
-    return tuple(shape.placements(free))  # type: ignore[attr-defined]
+    card = load_catalog().get(card_id)
+    if card is None:  # a card the rules do not know: place on the free cells directly
+        return tuple(shape.placements(free))  # type: ignore[attr-defined]
+    return tuple(legal_placements(card, marked, shape))  # type: ignore[arg-type]
 
 
 def _shape_cells(shape_id: str) -> tuple[Cell, ...]:
@@ -291,7 +302,8 @@ class DemoTable:
             ended = False
             for seat in ("1", "2"):
                 own = [c for c in state.cards if c.seat == seat]
-                options = [(c, p) for c in own for p in _placements(state.expedition, cells[c.id] - c.marked)]
+                options = [(c, p) for c in own
+                           for p in _placements(c.id, c.marked, state.expedition, cells[c.id] - c.marked)]
                 if not options:
                     options = [(c, frozenset([cell])) for c in own for cell in sorted(cells[c.id] - c.marked)]
                 if not options:
