@@ -69,7 +69,11 @@ class Grid:
 
 def line_maps(face: NDArray[np.uint8], px_per_mm: float,
               config: GridConfig | None = None) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
-    """Horizontal and vertical dark-line strength maps, each ``(H, W)`` float32."""
+    """Horizontal and vertical outline strength maps, each ``(H, W)`` float32.
+
+    An outline is a thin dark line (black-hat response); only straight runs of at least
+    ``run_mm`` survive.
+    """
     cfg = config or default_config()
     gray = cv2.cvtColor(face, cv2.COLOR_BGR2GRAY).astype(np.float32)
     k = max(3, round(cfg.line_kernel_mm * px_per_mm) | 1)
@@ -132,14 +136,12 @@ def _runs(pos: NDArray[np.float64], height: NDArray[np.float64], lo: float, hi: 
 
 def _pick(runs: list[tuple[int, float, float, NDArray[np.float64]]], cfg: GridConfig,
           ) -> list[tuple[int, float, float, NDArray[np.float64]]]:
-    """Runs trimmed to at most ``max_lines`` lines (keeping the strongest window)."""
+    """Every window of ``min_lines`` to ``max_lines`` consecutive lines of each run."""
     out = []
     for _, strength, step, full in runs:
-        if len(full) > cfg.max_lines:
-            for s in range(len(full) - cfg.max_lines + 1):
-                out.append((cfg.max_lines, strength, step, full[s:s + cfg.max_lines]))
-        else:
-            out.append((len(full), strength, step, full))
+        for n in range(cfg.min_lines, min(cfg.max_lines, len(full)) + 1):
+            for s in range(len(full) - n + 1):
+                out.append((n, strength, step, full[s:s + n]))
     return out
 
 
@@ -169,16 +171,28 @@ def _top(runs: list[tuple[int, float, float, NDArray[np.float64]]], prof: NDArra
     return ranked[:n]
 
 
-def _coverage(on: NDArray[np.bool_], at: float, a: float, b: float, horizontal: bool) -> float:
-    """Share of the segment ``a..b`` at ``at`` (a row when ``horizontal``) covered by line pixels."""
+def _profile_along(m: NDArray[np.float32], at: float, a: float, b: float,
+                   horizontal: bool) -> NDArray[np.float32]:
+    """Line strength along the segment ``a..b`` at ``at`` (a row when ``horizontal``), the best of
+    a 5-pixel band across it."""
     f = round(at)
     lo, hi = round(a), round(b)
-    if hi <= lo:
-        return 0.0
-    band = on[max(0, f - 2):f + 3, lo:hi] if horizontal else on[lo:hi, max(0, f - 2):f + 3]
+    band = m[max(0, f - 2):f + 3, lo:hi] if horizontal else m[lo:hi, max(0, f - 2):f + 3]
     if band.size == 0:
-        return 0.0
-    return float(np.mean(band.any(axis=0 if horizontal else 1)))
+        return np.zeros(1, np.float32)
+    return band.max(axis=0 if horizontal else 1)
+
+
+def _lattice_coverage(hm: NDArray[np.float32], vm: NDArray[np.float32], xs: NDArray[np.float64],
+                      ys: NDArray[np.float64], line_on: float) -> NDArray[np.float64]:
+    """For every line of a candidate lattice, the share of its length that carries an outline,
+    judged against the lattice's own typical line strength (OMR style)."""
+    profiles = ([_profile_along(hm, y, xs[0], xs[-1], True) for y in ys]
+                + [_profile_along(vm, x, ys[0], ys[-1], False) for x in xs])
+    level = float(np.percentile(np.concatenate(profiles), 75))
+    if level <= 0:
+        return np.zeros(len(profiles))
+    return np.array([float(np.mean(p > line_on * level)) for p in profiles])
 
 
 def locate_grid(face: NDArray[np.uint8], px_per_mm: float, config: GridConfig | None = None) -> Grid | None:
@@ -212,15 +226,12 @@ def locate_grid(face: NDArray[np.uint8], px_per_mm: float, config: GridConfig | 
     lo, hi = cfg.cell_mm_range[0] * px_per_mm, cfg.cell_mm_range[1] * px_per_mm
     yruns = _top(_pick(_runs(*_peaks(yprof, cfg.peak_rel), lo, hi, cfg), cfg), yprof, cfg.max_candidates)
     xruns = _top(_pick(_runs(*_peaks(xprof, cfg.peak_rel), lo, hi, cfg), cfg), xprof, cfg.max_candidates)
-    on_h = hm > cfg.line_on * max(float(np.percentile(hm, 99.5)), 1e-6)
-    on_v = vm > cfg.line_on * max(float(np.percentile(vm, 99.5)), 1e-6)
     best: tuple[float, NDArray[np.float64], NDArray[np.float64]] | None = None
     for ny, _, dy, ys in yruns:
         for nx, _, dx, xs in xruns:
             if abs(dx - dy) > cfg.spacing_tol * max(dx, dy):
                 continue
-            cov = np.array([_coverage(on_h, y, xs[0], xs[-1], True) for y in ys]
-                           + [_coverage(on_v, x, ys[0], ys[-1], False) for x in xs])
+            cov = _lattice_coverage(hm, vm, xs, ys, cfg.line_on)
             if cov.min() < cfg.min_coverage:
                 continue
             score = nx + ny + float(cov.mean())

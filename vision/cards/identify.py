@@ -33,6 +33,7 @@ class IdentifyConfig:
     min_score: float
     min_margin: float
     grey_chroma: float
+    hue_width: float
     frame_band_mm: tuple[float, float]
     hue_centres: Mapping[str, float]
 
@@ -68,6 +69,8 @@ class Identity:
     rotation: int
     confidence: float
     score: float
+    margin: float = 0.0
+    best: CatalogCard | None = None
 
 
 def _hue_deg(a: NDArray[np.float32], b: NDArray[np.float32]) -> NDArray[np.float32]:
@@ -119,11 +122,11 @@ def observe(face: NDArray[np.uint8], grid: Grid, px_per_mm: float,
     chroma = float(np.hypot(a, b))
     hue = float(_hue_deg(np.float32(a), np.float32(b)))
     scores: dict[str, float] = {}
-    grey_like = float(np.clip(1.5 - chroma / cfg.grey_chroma, 0.0, 1.0))
+    grey_like = float(np.clip((2.0 * cfg.grey_chroma - chroma) / cfg.grey_chroma, 0.0, 1.0))
     scores["grey"] = grey_like
     for name, centre in cfg.hue_centres.items():
         d = abs((hue - centre + 180.0) % 360.0 - 180.0)
-        scores[name] = (1.0 - grey_like) * float(np.clip(1.0 - d / 90.0, 0.0, 1.0))
+        scores[name] = (1.0 - grey_like) * float(np.clip(1.0 - d / cfg.hue_width, 0.0, 1.0))
     return Observation(grid.presence, sym, scores)
 
 
@@ -179,5 +182,5 @@ def identify(obs: Observation, catalog: Catalog, config: IdentifyConfig | None =
     above = (top_score - cfg.min_score) / (1.0 - cfg.min_score)
     conf = float(np.clip(min(above, margin / (3.0 * cfg.min_margin)), 0.0, 1.0))
     if top_score < cfg.min_score or margin < cfg.min_margin:
-        return Identity(None, 0, conf, top_score)
-    return Identity(top_card, top_k, conf, top_score)
+        return Identity(None, 0, conf, top_score, margin, top_card)
+    return Identity(top_card, top_k, conf, top_score, margin, top_card)
