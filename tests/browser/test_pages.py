@@ -167,7 +167,9 @@ def test_browser_camera_reaches_a_reading(server: str, page: Any) -> None:
     page.click("#cam-start")
     page.wait_for_selector("#cam-status[data-frames]")
     assert re.match(r"Browser camera: \d+ frame\(s\) read", page.inner_text("#cam-status"))
-    page.wait_for_selector("#live-reading .cards-count")
+    page.wait_for_selector("#cam-reading[data-ready] .cards-count")
+    assert re.match(r"\d+ map card\(s\) recognised", page.inner_text("#cam-reading .cards-count"))
+    assert "read in" in page.inner_text("#cam-reading")
     shot(page, "browser-camera")
     page.click("#cam-stop")
 

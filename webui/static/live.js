@@ -160,7 +160,10 @@
       sent += 1;
       camStatus.textContent = "Browser camera: " + sent + " frame(s) read";
       camStatus.dataset.frames = String(sent);
-      show(answer.reading);
+      const box = document.getElementById("cam-reading");
+      gt.renderReading(box, answer.reading);
+      box.dataset.ready = "1";
+      if (!document.getElementById("live-view")) show(answer.reading);
     } catch (e) {
       camStatus.textContent = "Browser camera: " + e.message;
     } finally {
