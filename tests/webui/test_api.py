@@ -30,6 +30,14 @@ def test_games_and_templates(client: FlaskClient) -> None:
     assert res.status_code == 400 and res.json["field"] == "game"
 
 
+def test_silver_gold_card_table(client: FlaskClient) -> None:
+    data = client.get("/api/catalog/silver-gold").json
+    cards = {c["id"]: c for c in data["cards"]}
+    assert len(cards) == 47
+    assert cards["t4"]["rows"] == [".C#.", "P###", "####", "C##X"]
+    assert [e["id"] for e in data["expeditions"]] == [f"e{i}" for i in range(1, 9)]
+
+
 # -- analyze -------------------------------------------------------------------------------------
 
 def test_analyze_answers_like_the_command_line(client: FlaskClient, tmp_path: Any,
