@@ -9,6 +9,7 @@ as a file name: session ids are integers, images are decoded from memory.
 from __future__ import annotations
 
 import json
+import queue
 import re
 import time
 from collections.abc import Iterator, Mapping
@@ -508,7 +509,7 @@ def events() -> Response:
             while True:
                 try:
                     item = q.get(timeout=keepalive)
-                except Exception:
+                except queue.Empty:
                     cap.touch()
                     yield ": keepalive\n\n"
                     continue
