@@ -178,3 +178,26 @@ def assign_seats(card_readings: Sequence[CardReading], zones: SeatZones) -> dict
         key: str | int = card.id if card.id is not None and ids.count(card.id) == 1 else i
         out[key] = seat
     return out
+
+
+def draw_zones(image: NDArray[np.uint8], zones: SeatZones) -> NDArray[np.uint8]:
+    """Debug overlay: each seat's polygon and name.
+
+    Parameters
+    ----------
+    image : (H, W, 3) uint8 array
+
+    Returns
+    -------
+    (H, W, 3) uint8 array
+        A copy of ``image`` with the zones drawn.
+    """
+    out = image.copy()
+    palette = ((0, 200, 255), (255, 160, 0), (120, 220, 0), (200, 80, 255), (0, 80, 255), (255, 255, 0))
+    for i, z in enumerate(zones.zones):
+        colour = palette[i % len(palette)]
+        pts = np.round(np.asarray(z.polygon)).astype(np.int32)
+        cv2.polylines(out, [pts], True, colour, 2, cv2.LINE_AA)
+        cx, cy = pts.mean(axis=0)
+        cv2.putText(out, z.name, (int(cx), int(cy)), cv2.FONT_HERSHEY_SIMPLEX, 0.8, colour, 2, cv2.LINE_AA)
+    return out

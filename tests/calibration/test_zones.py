@@ -62,3 +62,13 @@ def test_list_form_and_mm_units() -> None:
 def test_bad_seats(data: object, message: str) -> None:
     with pytest.raises(CalibrationError, match=message):
         SeatZones.from_json(data)
+
+
+def test_draw_zones_marks_the_outline() -> None:
+    from calibration.zones import draw_zones
+
+    img = np.zeros((700, 900, 3), np.uint8)
+    out = draw_zones(img, ZONES)
+    assert out.shape == img.shape and not img.any()
+    assert out[300, 250].any()  # on the Ann/Bob border
+    assert not out[100, 100].any()  # inside a zone, away from edges and names
