@@ -377,7 +377,6 @@ def draw_table_view(image: NDArray[np.uint8], view: TableView) -> NDArray[np.uin
 
 
 __all__ = [
-    "CalibrationError",
     "MarkerView",
     "TableConfig",
     "TableView",
