@@ -41,8 +41,8 @@ def _report(data: dict[str, Any]) -> str:
 
 
 @click.command("live")
-@click.option("--seconds", type=click.FloatRange(3.0, 3600.0), default=30.0, show_default=True,
-              help="Length of the generated game video.")
+@click.option("--seconds", type=click.FloatRange(3.0, 300.0), default=30.0, show_default=True,
+              help="Length of the generated game video (written to a temporary file, ~0.1 MB a frame).")
 @click.option("--seed", type=click.IntRange(0, 2**31 - 1), default=0, show_default=True,
               help="Seed of the demo game.")
 @click.option("--every-k", type=click.IntRange(1, 1000), default=None,
