@@ -85,3 +85,10 @@ def test_cli_bad_input_exits_2(monkeypatch: pytest.MonkeyPatch) -> None:
     result = runner.invoke(main, ["bench", "live", "--seconds", "4"])
     assert result.exit_code == 2
     assert "--reader truth" in result.output and "Traceback" not in result.output
+
+
+def test_the_full_readers_run_through_the_live_reader() -> None:
+    r = live_bench.run_live_bench(seconds=4.0, seed=2, fps=10.0, reader="full", size=(640, 360))
+    assert r.frames == 40 and 1 <= r.analysed < r.frames
+    assert r.reader == "full" and r.stage_ms["analyze"] > 0
+    assert any(k.startswith("analyze.") for k in r.stage_ms)
