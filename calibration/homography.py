@@ -41,7 +41,6 @@ class TableConfig:
     sample_px_per_mm: float
     patch_inset: float
     max_patch_spread: float
-    min_patches: int
 
 
 def default_config() -> TableConfig:
