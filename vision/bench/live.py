@@ -1,9 +1,10 @@
 """Live benchmark: a generated demo-game video played through :class:`~vision.track.LiveReader` and
 :class:`~vision.track.Tracker`.
 
-It reports frames per second over decoding plus processing, the mean milliseconds per frame of
-each stage, and the event latency: for every visible change of the scripted table, the time from
-the change to the tracker's matching event. Events that match no change are counted as spurious.
+It reports frames per second over decoding plus processing on one core (OpenCV's worker threads
+off), the mean milliseconds per frame of each stage, the time of one full reading, and the event
+latency: for every visible change of the scripted table, the time from the change to the
+tracker's matching event. Events that match no change are counted as spurious.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from vision.bench.common import TimingStats, single_thread, timing_stats
 from vision.sources import VideoFileSource
 from vision.synth.demo import DemoTable, TruthChange
 from vision.track import LiveReader, Tracker, TrackEvent
@@ -46,7 +48,8 @@ class Match:
 
 @dataclass(frozen=True)
 class LiveBenchResult:
-    """The numbers of one run; ``stage_ms`` are mean milliseconds per frame."""
+    """The numbers of one run; ``stage_ms`` are mean milliseconds per frame, ``reading_ms`` the
+    statistics of one full reading."""
 
     seed: int
     seconds: float
@@ -60,6 +63,7 @@ class LiveBenchResult:
     stage_ms: dict[str, float]
     matches: tuple[Match, ...]
     spurious: tuple[TrackEvent, ...]
+    reading_ms: TimingStats | None = None
     events: tuple[TrackEvent, ...] = field(repr=False, default=())
 
     @property
@@ -101,6 +105,7 @@ class LiveBenchResult:
             "analysed_frames": self.analysed,
             "fps": round(self.fps, 1),
             "stage_ms": {k: round(v, 3) for k, v in sorted(self.stage_ms.items())},
+            "full_reading_ms": self.reading_ms.to_json() if self.reading_ms is not None else None,
             "changes": len(self.matches),
             "detected": len(lat),
             "missed": self.missed,
@@ -225,12 +230,22 @@ def run_live_bench(
         path = Path(tmp) / "demo.avi"
         demo.write_video(path, seconds, fps,
                          progress=(lambda i: progress("render", i + 1, total)) if progress else None)
+        reading_ms: list[float] = []
+        inner = analyze_fn
+
+        def timed_reader(image: NDArray[np.uint8]) -> SceneReading:
+            t0 = time.perf_counter()
+            out = inner(image)
+            reading_ms.append((time.perf_counter() - t0) * 1000.0)
+            return out
+
         tracker = Tracker(seat_of=demo.seat_of)
-        live = LiveReader(analyze_fn, tracker, every_k=every_k)
+        live = LiveReader(timed_reader, tracker, every_k=every_k)
         events: list[TrackEvent] = []
         decode_ms = 0.0
         frames = 0
-        with VideoFileSource(path) as source:
+        # one core: OpenCV's own worker threads off while playing
+        with single_thread(), VideoFileSource(path) as source:
             stream = source.frames()
             wall0 = time.perf_counter()
             while True:
@@ -255,4 +270,4 @@ def run_live_bench(
     return LiveBenchResult(
         seed=seed, seconds=seconds, size=size, video_fps=fps, reader=label, every_k=live.every_k,
         frames=frames, analysed=stats.analysed, wall_s=wall, stage_ms=stage_ms, matches=matches,
-        spurious=spurious, events=tuple(events))
+        spurious=spurious, reading_ms=timing_stats(reading_ms), events=tuple(events))

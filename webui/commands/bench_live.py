@@ -10,33 +10,38 @@ import click
 from webui.commands._common import BadInput, echo_json, friendly_errors
 
 
-def _fmt(value: float | None, unit: str = "s") -> str:
-    return "-" if value is None else f"{value:.2f} {unit}"
+def _fmt(value: float | None) -> str:
+    return "-" if value is None else f"{value:.2f} s"
 
 
 def _report(data: dict[str, Any]) -> str:
+    from vision.bench.common import format_table
+
+    reading = data["full_reading_ms"]
+    per_reading = (f"   one full reading: median {reading['median']:.0f} ms, p95 {reading['p95']:.0f} ms"
+                   if reading else "")
+    lat = data["latency_s"]
+    stages = format_table(["stage", "ms per frame"],
+                          [(name, f"{ms:.2f}") for name, ms in data["stage_ms"].items()])
+    kinds = format_table(
+        ["change kind", "changes", "detected", "mean", "p90", "max"],
+        [(kind, row["changes"], row["detected"], _fmt(row["mean_s"]), _fmt(row["p90_s"]), _fmt(row["max_s"]))
+         for kind, row in data["latency_by_kind"].items()])
     lines = [
         f"demo game: seed {data['seed']}, {data['seconds']:g} s at {data['video_fps']:g} fps, "
         f"{data['size'][0]}x{data['size'][1]}; reader {data['reader']}, every_k {data['every_k']}",
-        f"frames: {data['frames']} ({data['analysed_frames']} analysed)   speed: {data['fps']:.1f} fps",
+        f"frames: {data['frames']} ({data['analysed_frames']} read in full)   speed: {data['fps']:.1f} fps "
+        f"on one core{per_reading}",
         "",
-        "stage                 ms per frame",
-    ]
-    lines += [f"  {name:<20}{ms:>10.2f}" for name, ms in data["stage_ms"].items()]
-    lat = data["latency_s"]
-    lines += [
+        stages,
         "",
         f"changes: {data['changes']}   detected: {data['detected']}   missed: {data['missed']}   "
         f"spurious events: {data['spurious']}",
         f"event latency: mean {_fmt(lat['mean'])}, p90 {_fmt(lat['p90'])}, max {_fmt(lat['max'])}",
         "",
-        "change kind           changes  detected      mean       p90       max",
+        kinds,
     ]
-    for kind, row in data["latency_by_kind"].items():
-        lines.append(f"  {kind:<20}{row['changes']:>8}{row['detected']:>10}{_fmt(row['mean_s']):>10}"
-                     f"{_fmt(row['p90_s']):>10}{_fmt(row['max_s']):>10}")
-    for message in data["spurious_events"]:
-        lines.append(f"  spurious: {message}")
+    lines += [f"spurious: {message}" for message in data["spurious_events"]]
     return "\n".join(lines)
 
 
