@@ -23,7 +23,7 @@ from numpy.typing import NDArray
 
 from vision.board.config import BoardConfig
 from vision.board.learn import TokenModel
-from vision.board.spots import SpotSamples, chroma, spot_features
+from vision.board.spots import SpotSamples, chroma, sector_deviation, spot_features
 
 _U1 = np.array([1.0, -1.0, 0.0]) / np.sqrt(2.0)
 _U2 = np.array([1.0, 1.0, -2.0]) / np.sqrt(6.0)
@@ -75,9 +75,13 @@ def _distances(x: NDArray[np.float64], means: NDArray[np.float64], shift: NDArra
 
 
 def _estimate_shift(x: NDArray[np.float64], means: NDArray[np.float64], cfg: BoardConfig,
-                    prior: float, span: float, sat: NDArray[np.bool_]) -> NDArray[np.float64]:
-    """Find the log-gain shift (3,) that best explains the token spots ``x`` (N, 3); ``sat``
-    (N, 3) marks clipped channels."""
+                    prior: float, span: float, sat: NDArray[np.bool_],
+                    supply: NDArray[np.float64]) -> NDArray[np.float64]:
+    """Find the log-gain shift (3,) that best explains the token spots ``x`` (N, 3).
+
+    ``sat`` (N, 3) marks clipped channels; ``supply`` (K,) is how many tokens of each kind the
+    game has.
+    """
     tau = cfg.reject_distance
     clear = ~sat.any(axis=1)
     xc = x[clear] if clear.sum() >= 3 else x
@@ -87,8 +91,12 @@ def _estimate_shift(x: NDArray[np.float64], means: NDArray[np.float64], cfg: Boa
         ga, gb = np.meshgrid(a, a)
         cands = (best + ga.ravel()[:, None] * _U1 + gb.ravel()[:, None] * _U2)  # (C, 3), zero-mean
         res = _residuals(xc, means, cands, cfg)  # (C, N, K, 3)
-        d2 = (chroma(res) ** 2).sum(-1).min(-1)  # (C, N)
+        d2all = (chroma(res) ** 2).sum(-1)  # (C, N, K)
+        d2 = d2all.min(-1)
         cost = np.minimum(d2, tau * tau).sum(-1) + prior * (cands ** 2).sum(-1) * len(xc)
+        # a light that would put more tokens of a kind on the board than the game has is unlikely
+        counts = np.eye(len(means))[d2all.argmin(-1)].sum(axis=1)  # (C, K)
+        cost += np.maximum(counts - supply, 0.0).sum(-1) * tau * tau
         best = cands[int(np.argmin(cost))]
     # brightness: chromatic shift fixed, search the luma offset
     betas = np.arange(-2.0, 1.0, 0.025)
@@ -160,12 +168,12 @@ def classify(samples: SpotSamples, model: TokenModel, cfg: BoardConfig) -> Class
     """
     f = spot_features(samples, cfg)
     x, e = f["x"].reshape(25, 3), f["e"].reshape(25, 3)
-    bg_dev, sector_dev = f["bg_dev"].reshape(25, 4), f["sector_dev"].reshape(25)
+    bg_dev = f["bg_dev"].reshape(25, 4)
     texture = samples.texture.reshape(25)
     w = cfg.luma_weight
     letters = np.array(["?"] * 25, dtype="<U1")
     conf = np.zeros(25)
-    covered = ((bg_dev > cfg.background_shift_max).sum(-1) >= 2) | (sector_dev > cfg.sector_spread_max)
+    covered = (bg_dev > cfg.background_shift_max).sum(-1) >= 2
     if model.empty is not None:
         de = e - np.asarray(model.empty)
         d_empty = np.sqrt((chroma(de) ** 2).sum(-1) + (w * de.mean(-1)) ** 2)
@@ -182,10 +190,19 @@ def classify(samples: SpotSamples, model: TokenModel, cfg: BoardConfig) -> Class
     sat = samples.inner.reshape(25, 3) >= cfg.saturation
     shift = np.zeros(3)
     if tokens.sum() >= 1:
+        supply = np.array([cfg.supply.count(k) for k in model.kinds], np.float64)
         if model.calibrated:
-            shift = _estimate_shift(x[tokens], means, cfg, cfg.cast_prior_weight * 20.0, 0.3, sat[tokens])
+            prior, span = cfg.calibrated_prior_weight, 0.3
         else:
-            shift = _estimate_shift(x[tokens], means, cfg, cfg.cast_prior_weight, 1.2, sat[tokens])
+            prior, span = cfg.cast_prior_weight, 1.2
+        shift = _estimate_shift(x[tokens], means, cfg, prior, span, sat[tokens], supply)
+    # a spot whose parts differ in hue under this light is partly covered
+    sector_dev = sector_deviation(samples, cfg, np.exp(chroma(shift))).reshape(25)
+    part = sector_dev > cfg.sector_spread_max
+    letters[part] = "?"
+    conf[part] = 0.0
+    tokens &= ~part
+    if tokens.sum() >= 1:
         d = _distances(x[tokens], means, shift, cfg, sat[tokens])  # (N, K)
         first = d.argmin(axis=1)
         fits = d[np.arange(len(d)), first] <= cfg.reject_distance + 2 * spreads[first]

@@ -47,6 +47,7 @@ class BoardConfig:
     texture_blur: float
     corner_patch_frac: float
     sector_count: int
+    sector_frac: float
     eps: float
     saturation: float
     chromatic_min: float
@@ -55,12 +56,16 @@ class BoardConfig:
     luma_weight: float
     reject_distance: float
     sector_spread_max: float
+    neutral_chroma: float
+    dark_floor: float
     background_shift_max: float
     background_luma_shift_max: float
     empty_distance: float
     empty_texture_max: float
     cast_iterations: int
     cast_prior_weight: float
+    calibrated_prior_weight: float
+    supply: str
     light_prior: float
     confidence_scale: float
 

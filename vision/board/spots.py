@@ -147,7 +147,9 @@ def sample_spots(rect: NDArray[np.uint8], grid: Grid, cfg: BoardConfig) -> SpotS
     dx, dy, ang = _disc_offsets(cfg.inner_frac * grid.radius)
     sector = ((ang + math.pi) / (2 * math.pi) * cfg.sector_count).astype(np.int32) % cfg.sector_count
     onehot = np.zeros((len(sector), cfg.sector_count), np.float32)
-    onehot[np.arange(len(sector)), sector] = 1.0
+    # sectors stay clear of the token's rim, where a slightly misplaced lattice meets the board
+    near = dx * dx + dy * dy <= (cfg.sector_frac * grid.radius) ** 2
+    onehot[np.arange(len(sector))[near], sector[near]] = 1.0
     onehot /= np.maximum(onehot.sum(axis=0, keepdims=True), 1.0)
     centres = np.round(grid.centres.reshape(25, 2)).astype(np.int32)
     xi = np.clip(centres[:, 0:1] + dx[None, :], 0, size - 1)
@@ -172,6 +174,13 @@ def sample_spots(rect: NDArray[np.uint8], grid: Grid, cfg: BoardConfig) -> SpotS
     )
 
 
+def _opponent(bgr: NDArray[np.float64]) -> NDArray[np.float64]:
+    """Opponent colour (R - G, (R + G) / 2 - B) of linear BGR, ``(..., 3) -> (..., 2)``; adding
+    white light leaves it unchanged."""
+    b, g, r = bgr[..., 0], bgr[..., 1], bgr[..., 2]
+    return np.stack([r - g, (r + g) / 2 - b], axis=-1)
+
+
 def chroma(x: NDArray[np.float64]) -> NDArray[np.float64]:
     """Remove the mean over the last axis (log colour -> log chromaticity)."""
     return x - x.mean(axis=-1, keepdims=True)
@@ -185,7 +194,7 @@ def spot_features(samples: SpotSamples, cfg: BoardConfig) -> dict[str, NDArray[n
     dict
         ``x`` (5, 5, 3): log spot colour over the local board brightness; ``e`` (5, 5, 3): log spot
         colour minus log local board colour; ``bg_dev`` (5, 5, 4): distance of each board patch from
-        the board's typical colour; ``sector_dev`` (5, 5): largest sector deviation from the spot.
+        the board's typical colour.
     """
     eps = cfg.eps
     bg = np.log(samples.background + eps)  # (5,5,4,3)
@@ -198,11 +207,36 @@ def spot_features(samples: SpotSamples, cfg: BoardConfig) -> dict[str, NDArray[n
     d = bg - glob
     w = cfg.luma_weight
     bg_dev = np.sqrt((chroma(d) ** 2).sum(-1) + (w * d.mean(-1)) ** 2)
-    # a sector may be a paler version of the spot (gloss, glare: its chroma shrinks towards grey),
-    # but a different hue means something else covers part of the spot
-    ch_in = chroma(inner)[:, :, None, :]
-    ch_sec = chroma(np.log(samples.sectors + eps))
-    norm2 = (ch_in ** 2).sum(-1) + 1e-9
-    a = np.clip((ch_sec * ch_in).sum(-1) / norm2, 0.0, 1.25)
-    sector_dev = np.sqrt(((ch_sec - a[..., None] * ch_in) ** 2).sum(-1)).max(axis=-1)
-    return {"x": x, "e": e, "bg_dev": bg_dev, "sector_dev": sector_dev}
+    return {"x": x, "e": e, "bg_dev": bg_dev}
+
+
+def sector_deviation(samples: SpotSamples, cfg: BoardConfig,
+                     gains: NDArray[np.float64] | None = None) -> NDArray[np.float64]:
+    """The largest change of hue of a sector of each spot against the whole spot.
+
+    A sector may be a brighter, darker or paler version of the spot (gloss, glare, the emblem:
+    light of the illuminant's colour added, or the colour scaled, which keeps the direction of the
+    opponent colour once the illuminant is divided out), but a different hue means something else
+    covers part of the spot.
+
+    Parameters
+    ----------
+    samples : SpotSamples
+    cfg : BoardConfig
+    gains : (3,) float array, optional
+        BGR gains of the light, divided out first.
+
+    Returns
+    -------
+    (5, 5) float64 array, relative to each spot's brightness
+    """
+    g = np.ones(3) if gains is None else np.asarray(gains, np.float64)
+    inner = samples.inner / g
+    o_in = _opponent(inner)[:, :, None, :]  # (5, 5, 1, 2)
+    o_sec = _opponent(samples.sectors / g)  # (5, 5, S, 2)
+    norm = np.sqrt((o_in ** 2).sum(-1, keepdims=True))
+    bright = inner.mean(-1)[:, :, None, None]
+    u = np.where(norm > cfg.neutral_chroma * bright, o_in / (norm + 1e-9), 0.0)
+    along = np.maximum((o_sec * u).sum(-1, keepdims=True), 0.0)
+    perp = np.sqrt(((o_sec - along * u) ** 2).sum(-1))
+    return (perp / np.maximum(inner.mean(-1)[:, :, None], cfg.dark_floor)).max(axis=-1)

@@ -457,7 +457,9 @@ def render_board_scene(
     """
     rows = _check_layout(layout) if layout is not None else random_layout(rng)
     cond = conditions or camera.sample_conditions(rng, tier, size)
-    face = render_board_face(rows, style, rng)
+    # the style and the board's pose are drawn before anything that depends on the layout, so
+    # two scenes from equal seeds differ only in their tokens (two photos of one game)
+    st = style if isinstance(style, BoardStyle) else sample_style(rng, style)
     table_w, table_h = cond.table_mm
     board_mm = float(rng.uniform(195, 235))
     # keep the board's apparent rotation away from 45 degrees so "top-left" is well defined
@@ -469,6 +471,7 @@ def render_board_scene(
     cx = table_w / 2 + float(rng.uniform(-0.08, 0.08)) * table_w
     cy = table_h / 2 + float(rng.uniform(-0.08, 0.08)) * table_h
     board_corners = _rot_rect(cx, cy, board_mm, board_mm, rot)
+    face = render_board_face(rows, st, rng)
     placements: list[camera.Placement] = []
     # other objects around the board
     spots_around = [(-1, 0), (1, 0), (0, -1), (0, 1), (-1, -1), (1, 1), (-1, 1), (1, -1)]

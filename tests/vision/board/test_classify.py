@@ -1,0 +1,54 @@
+"""Per-spot classification, in particular white vs pearl and gold vs a yellow cast."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.board import default_config, default_model
+from vision.board.classify import classify
+from vision.board.spots import fit_grid, sample_spots
+from vision.synth.board import render_board_face
+from vision.synth.camera import cast_config
+
+# both pearls next to whites, gold next to empty spots, every other kind present
+LAYOUT = ("WPW.Y", "P.WYU", "GRKWY", "UG.RK", "RUGK.")
+CASTS = [tuple(g) for g in cast_config().gains]
+
+
+def _read_face(face_img: np.ndarray, cast: tuple[float, float, float], brightness: float = 1.0) -> tuple[str, ...]:
+    cfg = default_config()
+    lit = np.clip(face_img.astype(np.float32) * np.asarray(cast, np.float32) * brightness, 0, 255)
+    rect = cv2.resize(lit.astype(np.uint8), (cfg.rect_size, cfg.rect_size), interpolation=cv2.INTER_AREA)
+    samples = sample_spots(rect, fit_grid(rect, cfg), cfg)
+    return classify(samples, default_model(), cfg).cells
+
+
+@pytest.mark.parametrize("style", ["night", "parchment", "wood"])
+@pytest.mark.parametrize("cast", CASTS)
+def test_white_pearl_gold_and_empty_under_strong_casts(style: str, cast: tuple[float, float, float]) -> None:
+    face = render_board_face(LAYOUT, style, np.random.default_rng(11))
+    assert _read_face(face.image, cast, 0.8) == LAYOUT
+
+
+def test_white_alone_under_a_pink_cast_stays_white() -> None:
+    layout = ("W.W.W", ".UGR.", "K.Y.G", ".RUK.", "W....")
+    face = render_board_face(layout, "night", np.random.default_rng(12))
+    assert _read_face(face.image, (1.06, 0.92, 1.08), 0.85) == layout
+
+
+def test_gold_under_a_warm_lamp_on_a_light_board() -> None:
+    layout = ("Y...W", ".Y.W.", "..Y..", ".U.G.", "R...K")
+    face = render_board_face(layout, "parchment", np.random.default_rng(13))
+    assert _read_face(face.image, (0.55, 0.85, 1.15), 0.9) == layout
+
+
+def test_confidence_is_in_unit_range() -> None:
+    cfg = default_config()
+    face = render_board_face(LAYOUT, "wood", np.random.default_rng(14))
+    rect = cv2.resize(face.image, (cfg.rect_size, cfg.rect_size), interpolation=cv2.INTER_AREA)
+    result = classify(sample_spots(rect, fit_grid(rect, cfg), cfg), default_model(), cfg)
+    assert result.confidence.shape == (5, 5)
+    assert 0.0 <= result.confidence.min() and result.confidence.max() <= 1.0
+    assert result.confidence.mean() > 0.3

@@ -1,0 +1,56 @@
+"""Finding and rectifying the board."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision.board import default_config, locate, read
+from vision.board.detect import find_candidates, order_corners, rectify
+from vision.errors import ImageError
+from vision.synth.board import render_board_scene
+from vision.synth.camera import table_texture
+
+SIZE = (1280, 720)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_finds_the_board_corners(seed: int) -> None:
+    scene = render_board_scene(np.random.default_rng(seed), "typical", SIZE, hand=False)
+    found = locate(scene.image)
+    assert found is not None
+    truth = np.asarray(scene.corners)
+    side = np.linalg.norm(truth[1] - truth[0])
+    assert np.abs(found.corners - truth).max() < 0.03 * side
+
+
+def test_candidates_are_ordered_quads() -> None:
+    scene = render_board_scene(np.random.default_rng(3), "easy", SIZE, hand=False)
+    cands = find_candidates(scene.image, default_config())
+    assert cands and all(q.shape == (4, 2) for q in cands)
+
+
+def test_order_corners_starts_top_left_and_runs_clockwise() -> None:
+    square = np.array([[10.0, 10.0], [110.0, 12.0], [108.0, 112.0], [8.0, 110.0]])
+    shuffled = square[[2, 0, 3, 1]]
+    assert np.allclose(order_corners(shuffled), square)
+
+
+def test_rectify_maps_corners_to_the_square(rng: np.random.Generator) -> None:
+    image = rng.integers(0, 255, (200, 300, 3), dtype=np.uint8)
+    corners = np.array([[50.0, 40.0], [250.0, 60.0], [240.0, 180.0], [60.0, 170.0]])
+    rect, hom = rectify(image, corners, 100)
+    assert rect.shape == (100, 100, 3)
+    pts = np.column_stack([corners, np.ones(4)]) @ hom.T
+    assert np.allclose(pts[:, :2] / pts[:, 2:], [[0, 0], [100, 0], [100, 100], [0, 100]], atol=1e-6)
+
+
+def test_no_board_gives_none(rng: np.random.Generator) -> None:
+    table = table_texture(rng, (640, 360))
+    assert read(table) is None
+
+
+@pytest.mark.parametrize("bad", [np.zeros((10, 10), np.uint8), np.zeros((50, 50, 3), np.float32), "x"])
+def test_bad_image_is_a_typed_error(bad: object) -> None:
+    with pytest.raises(ImageError, match="image"):
+        read(bad)  # type: ignore[arg-type]

@@ -1,0 +1,39 @@
+"""The spot lattice and the per-spot measurements on a rectified board."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.board import default_config
+from vision.board.spots import fit_grid, sample_spots
+from vision.synth.board import STYLES, render_board_face
+
+LAYOUT = ("WUGRK", "PY.WU", "GRKPY", "UG.RK", "WUGRY")
+
+
+@pytest.mark.parametrize("style", STYLES)
+def test_lattice_fits_the_printed_spots(style: str, rng: np.random.Generator) -> None:
+    cfg = default_config()
+    face = render_board_face(LAYOUT, style, rng)
+    k = cfg.rect_size / face.image.shape[0]
+    rect = cv2.resize(face.image, (cfg.rect_size, cfg.rect_size), interpolation=cv2.INTER_AREA)
+    grid = fit_grid(rect, cfg)
+    pitch = (face.spots[0, 1, 0] - face.spots[0, 0, 0]) * k
+    assert np.abs(grid.centres - face.spots * k).max() < 0.12 * pitch
+    assert abs(grid.pitch - pitch) < 0.05 * pitch
+    assert grid.score >= cfg.min_grid_score
+
+
+def test_samples_have_documented_shapes_and_empty_spots_are_flat(rng: np.random.Generator) -> None:
+    cfg = default_config()
+    face = render_board_face(LAYOUT, "wood", rng)
+    rect = cv2.resize(face.image, (cfg.rect_size, cfg.rect_size), interpolation=cv2.INTER_AREA)
+    s = sample_spots(rect, fit_grid(rect, cfg), cfg)
+    assert s.inner.shape == (5, 5, 3) and s.texture.shape == (5, 5)
+    assert s.sectors.shape == (5, 5, cfg.sector_count, 3) and s.background.shape == (5, 5, 4, 3)
+    assert 0.0 <= s.inner.min() and s.inner.max() <= 1.0
+    empty = [s.texture[r, c] for r in range(5) for c in range(5) if LAYOUT[r][c] == "."]
+    tokens = [s.texture[r, c] for r in range(5) for c in range(5) if LAYOUT[r][c] == "W"]
+    assert max(empty) < min(tokens)
