@@ -27,13 +27,17 @@ class MarksConfig:
     inner_frac: float
     centre_radius: float
     ink_dist: float
+    paper_share: float
+    min_shade: float
+    corner_frac: float
+    sector_on: float
     ink_dark: float
-    ring_weight: float
-    marked_hi: float
-    marked_lo: float
+    plain_lo: tuple[float, float]
+    plain_hi: tuple[float, float]
+    symbol_lo: tuple[float, float]
+    symbol_hi: tuple[float, float]
     symbol_chroma: float
     symbol_hues: Mapping[str, tuple[tuple[float, float], ...]]
-    residual_cap_ring: float
     residual_cap_centre: float
 
 
@@ -48,12 +52,16 @@ class CellInk:
 
     ``ring``/``centre``: all ink in the band inside the outline and in the centre disc.
     ``ring_res``/``centre_res``: ink that is not of the hue of the cell's printed symbol.
+    ``sectors``/``sectors_res``: share of the ring's eight angular sectors that carry ink (a
+    stroke overshooting from a neighbour touches one or two; a mark crosses or circles the cell).
     """
 
     ring: NDArray[np.float64]
     centre: NDArray[np.float64]
     ring_res: NDArray[np.float64]
     centre_res: NDArray[np.float64]
+    sectors: NDArray[np.float64]
+    sectors_res: NDArray[np.float64]
 
 
 @dataclass(frozen=True)
@@ -61,7 +69,8 @@ class CellVerdicts:
     """Per-cell results, each ``(rows, cols)`` in the printed frame.
 
     ``state``: int8, 1 marked, 0 unmarked, -1 uncertain, -2 no cell (water).
-    ``ink``: float64 pen-ink score beyond the printed symbol. ``confidence``: float64 in [0, 1].
+    ``ink``: float64 pen-ink score beyond the printed symbol (>= 1 marked).
+    ``confidence``: float64 in [0, 1].
     """
 
     state: NDArray[np.int8]
@@ -79,14 +88,12 @@ def cell_ink(face: NDArray[np.uint8], grid: Grid, printed: NDArray[np.str_],
     """
     cfg = config or default_config()
     lab = balanced_lab(face, grid.paper)
-    paper = _paper_lab(lab, grid, printed)
-    dist = np.linalg.norm(lab - paper, axis=2)
-    ink = (dist > cfg.ink_dist) | (lab[:, :, 0] < paper[0] - cfg.ink_dark)
+    paper = _paper_lab(lab, grid, printed, cfg)
     chroma = np.hypot(lab[:, :, 1], lab[:, :, 2])
     hue = np.degrees(np.arctan2(lab[:, :, 2], lab[:, :, 1])) % 360.0
     coloured = chroma > cfg.symbol_chroma
     rows, cols = grid.shape
-    out = [np.zeros((rows, cols)) for _ in range(4)]
+    out = [np.zeros((rows, cols)) for _ in range(6)]
     for r in range(rows):
         for c in range(cols):
             sym = str(printed[r, c])
@@ -97,24 +104,42 @@ def cell_ink(face: NDArray[np.uint8], grid: Grid, printed: NDArray[np.str_],
             cw, ch = x1 - x0, y1 - y0
             sl = (slice(round(y0 + m * ch), round(y1 - m * ch)),
                   slice(round(x0 + m * cw), round(x1 - m * cw)))
-            patch = ink[sl]
-            if patch.size == 0:
+            cell = lab[sl]
+            if cell.size == 0:
                 continue
+            # shade (uneven light, a shadow) darkens the whole cell: follow it, within limits
+            local = paper.copy()
+            local[0] = min(paper[0], max(float(np.percentile(cell[:, :, 0], 90)), cfg.min_shade * paper[0]))
+            patch = ((np.linalg.norm(cell - local, axis=2) > cfg.ink_dist)
+                     | (cell[:, :, 0] < local[0] - cfg.ink_dark))
             own = np.zeros(patch.shape, bool)
             for lo, hi in cfg.symbol_hues.get(sym, ()):
                 own |= (hue[sl] >= lo) & (hue[sl] < hi)
             res = patch & ~(own & coloured[sl])
             ph, pw = patch.shape
             yy, xx = np.mgrid[0:ph, 0:pw]
-            inner = np.hypot((xx - (pw - 1) / 2) / pw, (yy - (ph - 1) / 2) / ph) < cfg.centre_radius
-            out[0][r, c] = float(patch[~inner].mean())
+            u, v = (xx - (pw - 1) / 2) / pw, (yy - (ph - 1) / 2) / ph
+            inner = np.hypot(u, v) < cfg.centre_radius
+            # corners catch strokes overshooting from the neighbours: the ring leaves them out
+            ring = ~inner & ~((np.abs(u) > 0.5 - cfg.corner_frac) & (np.abs(v) > 0.5 - cfg.corner_frac))
+            sector = (np.floor((np.arctan2(v, u) + np.pi) / (2 * np.pi) * 8).astype(int) % 8)[ring]
+            out[0][r, c] = float(patch[ring].mean())
             out[1][r, c] = float(patch[inner].mean())
-            out[2][r, c] = float(res[~inner].mean())
+            out[2][r, c] = float(res[ring].mean())
             out[3][r, c] = float(res[inner].mean())
+            out[4][r, c] = _sector_share(patch[ring], sector, cfg.sector_on)
+            out[5][r, c] = _sector_share(res[ring], sector, cfg.sector_on)
     return CellInk(*out)
 
 
-def _paper_lab(lab: NDArray[np.float32], grid: Grid, printed: NDArray[np.str_]) -> NDArray[np.float32]:
+def _sector_share(ink: NDArray[np.bool_], sector: NDArray[np.int_], on: float) -> float:
+    hits = np.bincount(sector, weights=ink.astype(np.float64), minlength=8)
+    sizes = np.maximum(np.bincount(sector, minlength=8), 1)
+    return float(np.mean(hits / sizes > on))
+
+
+def _paper_lab(lab: NDArray[np.float32], grid: Grid, printed: NDArray[np.str_],
+               cfg: MarksConfig) -> NDArray[np.float32]:
     """The cells' fill in balanced Lab: the median of the cells' corner regions."""
     parts = []
     for (r, c), sym in np.ndenumerate(printed):
@@ -125,17 +150,24 @@ def _paper_lab(lab: NDArray[np.float32], grid: Grid, printed: NDArray[np.str_]) 
         for cx, cy in ((x0 + 2 * q, y0 + 2 * q), (x1 - 2 * q, y0 + 2 * q), (x0 + 2 * q, y1 - 2 * q),
                        (x1 - 2 * q, y1 - 2 * q)):
             parts.append(lab[round(cy - q):round(cy + q), round(cx - q):round(cx + q)].reshape(-1, 3))
-    if not parts:
-        return np.median(lab.reshape(-1, 3), axis=0)
-    return np.median(np.concatenate(parts), axis=0)
+    px = np.concatenate(parts) if parts else lab.reshape(-1, 3)
+    # pen ink darkens a cell: the fill is the lightest common colour of the cells
+    light = px[px[:, 0] >= np.percentile(px[:, 0], 100.0 * (1.0 - cfg.paper_share))]
+    return np.median(light, axis=0)
 
 
-def _decide(value: float, lo: float, hi: float) -> tuple[int, float]:
-    if value >= hi:
-        return 1, float(min(1.0, 0.5 + (value - hi) / hi))
-    if value <= lo:
-        return 0, float(min(1.0, 0.5 + (lo - value) / max(lo, 1e-6)))
-    return -1, float(abs(value - (lo + hi) / 2) / max(hi - lo, 1e-6))
+def _decide(centre: float, sectors: float, lo: tuple[float, float],
+            hi: tuple[float, float]) -> tuple[int, float, float]:
+    """Two thresholds per feature: marked when either the centre ink or the ring's sector
+    coverage reaches ``hi``; unmarked when both stay at or below ``lo``; else uncertain.
+    Returns (state, score, confidence); ``score`` >= 1 means marked."""
+    score = max(centre / hi[0], sectors / hi[1])
+    if score >= 1.0:
+        return 1, score, float(min(1.0, 0.5 + 0.5 * (score - 1.0)))
+    if centre <= lo[0] and sectors <= lo[1]:
+        low = max(centre / max(lo[0], 1e-6), sectors / max(lo[1], 1e-6))
+        return 0, score, float(min(1.0, 1.0 - 0.5 * low))
+    return -1, score, 0.0
 
 
 def read_marks(face: NDArray[np.uint8], grid: Grid, printed: NDArray[np.str_],
@@ -159,35 +191,25 @@ def read_marks(face: NDArray[np.uint8], grid: Grid, printed: NDArray[np.str_],
     rows, cols = grid.shape
     state = np.full((rows, cols), -2, np.int8)
     score = np.zeros((rows, cols))
-    conf = np.ones((rows, cols))
-    w = cfg.ring_weight
-
-    def mix(ring: float, centre: float) -> float:
-        return w * max(0.0, ring) + (1.0 - w) * max(0.0, centre)
-
+    conf = np.zeros((rows, cols))
     for sym in sorted(set(printed.ravel()) - {"."}):
         cells = list(zip(*np.nonzero(printed == sym), strict=True))
-        if sym == "#":
-            for rc in cells:
-                score[rc] = mix(ink.ring[rc], ink.centre[rc])
-            continue
-        # ink beyond the symbol's own hue, above what the cleanest cell of the class shows
-        rb = min(min(float(ink.ring_res[rc]) for rc in cells), cfg.residual_cap_ring)
-        cb = min(min(float(ink.centre_res[rc]) for rc in cells), cfg.residual_cap_centre)
         for rc in cells:
-            v = mix(ink.ring_res[rc] - rb, ink.centre_res[rc] - cb)
-            if reference is not None:
-                v = max(v, mix(ink.ring[rc] - reference.ring[rc], ink.centre[rc] - reference.centre[rc]))
-            elif len(cells) >= 2:
-                # the print is the same in every cell of a class: compare with the cleanest one
-                rmin = min(float(ink.ring[k]) for k in cells)
-                cmin = min(float(ink.centre[k]) for k in cells)
-                v = max(v, mix(ink.ring[rc] - rmin, ink.centre[rc] - cmin))
-            score[rc] = v
-    for (r, c), sym in np.ndenumerate(printed):
-        if sym == ".":
-            continue
-        st, cf = _decide(float(score[r, c]), cfg.marked_lo, cfg.marked_hi)
-        state[r, c] = st
-        conf[r, c] = cf
+            if sym == "#":
+                c, sec = float(ink.centre[rc]), float(ink.sectors[rc])
+                lo, hi = cfg.plain_lo, cfg.plain_hi
+            else:
+                # ink beyond the symbol's own hue, above what the cleanest cell of the class shows
+                cb = min(min(float(ink.centre_res[k]) for k in cells), cfg.residual_cap_centre)
+                c, sec = float(ink.centre_res[rc]) - cb, float(ink.sectors_res[rc])
+                lo, hi = cfg.symbol_lo, cfg.symbol_hi
+                if reference is not None:
+                    c = max(c, float(ink.centre[rc] - reference.centre[rc]))
+                    sec = max(sec, float(ink.sectors[rc] - reference.sectors[rc]))
+                elif len(cells) >= 2:
+                    # the print is the same in every cell of a class: compare with the cleanest one
+                    c = max(c, float(ink.centre[rc]) - min(float(ink.centre[k]) for k in cells))
+                    sec = max(sec, float(ink.sectors[rc]) - min(float(ink.sectors[k]) for k in cells))
+            st, sc, cf = _decide(c, sec, lo, hi)
+            state[rc], score[rc], conf[rc] = st, sc, cf
     return CellVerdicts(state, score, conf)
