@@ -1,0 +1,51 @@
+"""The expedition card reader on cards drawn in the tests' own plain look."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.cards.expedition import pattern, read_expedition
+
+from .conftest import PX_PER_MM, place, table
+
+SHAPES = {
+    "e1": [(0, 0), (1, 0)],
+    "e2": [(0, 0), (1, 0), (2, 0)],
+    "e4": [(0, 0), (1, 0), (1, 1)],
+    "e6": [(0, 0), (1, 0), (1, 1), (2, 0)],
+    "e7": [(0, 0), (1, 0), (2, 0), (2, 1)],
+    "e8": [(0, 0), (0, 1), (1, 0), (1, 1)],
+}
+
+
+def _face(cells: list[tuple[int, int]]) -> np.ndarray:
+    w, h = round(63 * PX_PER_MM), round(88 * PX_PER_MM)
+    img = np.full((h, w, 3), (235, 240, 245), np.uint8)
+    cv2.rectangle(img, (0, 0), (w - 1, h - 1), (90, 60, 40), round(3 * PX_PER_MM))
+    s = round(12 * PX_PER_MM)
+    x0, y0 = w // 2 - s, h // 2 - s
+    for r, c in cells:
+        p0 = (x0 + c * s, y0 + r * s)
+        cv2.rectangle(img, p0, (p0[0] + s, p0[1] + s), (60, 140, 200), -1)
+        cv2.rectangle(img, p0, (p0[0] + s, p0[1] + s), (30, 30, 30), 3)
+    return img
+
+
+@pytest.mark.parametrize("shape_id", sorted(SHAPES))
+def test_reads_each_shape(rng: np.random.Generator, shape_id: str) -> None:
+    canvas = table(rng)
+    truth = place(canvas, _face(SHAPES[shape_id]), (450, 320), float(rng.uniform(0, 360)), 0.55)
+    found = read_expedition(canvas)
+    assert found is not None and found.id == shape_id
+    assert min(np.abs(np.roll(np.array(found.corners), k, axis=0) - truth).max() for k in range(4)) < 5
+
+
+def test_no_expedition_card(rng: np.random.Generator) -> None:
+    assert read_expedition(table(rng)) is None
+
+
+def test_pattern_needs_squares_edge_to_edge() -> None:
+    assert pattern([(10.0, 10.0, 20.0), (32.0, 10.0, 20.0)]) == frozenset({(0, 0), (0, 1)})
+    assert pattern([(10.0, 10.0, 20.0), (80.0, 10.0, 20.0)]) is None
