@@ -64,14 +64,19 @@ def _residuals(x: NDArray[np.float64], means: NDArray[np.float64], shift: NDArra
     return diff
 
 
-def _norm(diff: NDArray[np.float64], w: float) -> NDArray[np.float64]:
-    return np.sqrt((chroma(diff) ** 2).sum(-1) + (w * diff.mean(-1)) ** 2)
+def _norm(diff: NDArray[np.float64], w: float, cw: NDArray[np.float64] | None = None) -> NDArray[np.float64]:
+    ch2 = (chroma(diff) ** 2).sum(-1)
+    if cw is not None:
+        ch2 = ch2 * (cw[:, None] ** 2)
+    return np.sqrt(ch2 + (w * diff.mean(-1)) ** 2)
 
 
 def _distances(x: NDArray[np.float64], means: NDArray[np.float64], shift: NDArray[np.float64],
-               cfg: BoardConfig, sat: NDArray[np.bool_] | None = None) -> NDArray[np.float64]:
-    """(N, 3) features, (K, 3) kind means, (..., 3) shifts -> (..., N, K) distances."""
-    return _norm(_residuals(x, means, shift, cfg, sat), cfg.luma_weight)
+               cfg: BoardConfig, sat: NDArray[np.bool_] | None = None,
+               cw: NDArray[np.float64] | None = None) -> NDArray[np.float64]:
+    """(N, 3) features, (K, 3) kind means, (..., 3) shifts -> (..., N, K) distances; ``cw`` (N,)
+    weighs each spot's chroma (a dark spot's log chroma is unsteady)."""
+    return _norm(_residuals(x, means, shift, cfg, sat), cfg.luma_weight, cw)
 
 
 def _estimate_shift(x: NDArray[np.float64], means: NDArray[np.float64], cfg: BoardConfig,
@@ -177,7 +182,7 @@ def classify(samples: SpotSamples, model: TokenModel, cfg: BoardConfig) -> Class
     if model.empty is not None:
         de = e - np.asarray(model.empty)
         d_empty = np.sqrt((chroma(de) ** 2).sum(-1) + (w * de.mean(-1)) ** 2)
-        empty = d_empty < cfg.empty_distance + 2 * model.empty_spread
+        empty = (d_empty < cfg.empty_distance + 2 * model.empty_spread) & (texture < cfg.empty_texture_max)
     else:
         d_empty = np.sqrt((chroma(e) ** 2).sum(-1) + (w * e.mean(-1)) ** 2)
         empty = (d_empty < cfg.empty_distance) & (texture < cfg.empty_texture_max)
@@ -203,12 +208,14 @@ def classify(samples: SpotSamples, model: TokenModel, cfg: BoardConfig) -> Class
     conf[part] = 0.0
     tokens &= ~part
     if tokens.sum() >= 1:
-        d = _distances(x[tokens], means, shift, cfg, sat[tokens])  # (N, K)
+        bright = samples.inner.reshape(25, 3)[tokens].mean(-1)
+        cw = np.clip(bright / cfg.dark_reference, cfg.dark_chroma_weight, 1.0)
+        d = _distances(x[tokens], means, shift, cfg, sat[tokens], cw)  # (N, K)
         first = d.argmin(axis=1)
         fits = d[np.arange(len(d)), first] <= cfg.reject_distance + 2 * spreads[first]
         prior = cfg.light_prior * (20.0 if model.calibrated else 1.0)
         shift = _refine_on_light_tokens(x[tokens], sat[tokens], first, fits, model, shift, prior)
-        d = _distances(x[tokens], means, shift, cfg, sat[tokens])
+        d = _distances(x[tokens], means, shift, cfg, sat[tokens], cw)
         order = np.argsort(d, axis=1)
         best, second = order[:, 0], order[:, 1]
         d1 = d[np.arange(len(d)), best]

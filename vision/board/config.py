@@ -16,6 +16,7 @@ class BoardConfig:
     """
 
     detect_side: int
+    median_px: int
     canny_low: int
     canny_high: int
     edge_sensitivity: tuple[float, ...]
@@ -26,6 +27,8 @@ class BoardConfig:
     line_angle_deg: float
     line_dist_frac: float
     max_line_groups: int
+    direction_bin_deg: float
+    lines_per_direction: int
     min_segment_frac: float
     quads_per_contour: int
     screen_size: int
@@ -34,8 +37,13 @@ class BoardConfig:
     min_side_support: float
     max_side_ratio: float
     min_corner_angle_deg: float
+    max_skew_deg: float
     rect_size: int
-    refine_window: int
+    refine_frac: float
+    refine_sigma: float
+    refine_samples: int
+    refine_min_step: float
+    refine_tolerance: float
     margin_min: float
     margin_max: float
     margin_step: float
@@ -58,6 +66,8 @@ class BoardConfig:
     sector_spread_max: float
     neutral_chroma: float
     dark_floor: float
+    dark_reference: float
+    dark_chroma_weight: float
     background_shift_max: float
     background_luma_shift_max: float
     empty_distance: float

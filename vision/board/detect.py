@@ -50,7 +50,8 @@ def order_corners(quad: NDArray[np.float64]) -> NDArray[np.float64]:
 
 
 def _edges(small: NDArray[np.uint8], cfg: BoardConfig, sensitivity: float = 1.0) -> NDArray[np.uint8]:
-    blur = cv2.GaussianBlur(small, (5, 5), 0)
+    # a median filter removes thin lines (wood grain, cloth weave) but keeps the board's step edges
+    blur = cv2.medianBlur(small, cfg.median_px)
     lab = cv2.cvtColor(blur, cv2.COLOR_BGR2LAB)
     light = lab[:, :, 0]
     top = float(np.percentile(light, 99))
@@ -111,7 +112,17 @@ def _line_groups(contour: NDArray[np.int32], cfg: BoardConfig, scale: float) -> 
         mid = np.array([mx / total, my / total])
         lines.append(_Line(mid, np.array([sx / norm, sy / norm]), total, mid))
     lines.sort(key=lambda ln: -ln.length)
-    return lines[: cfg.max_line_groups]
+    # keep the longest few of each direction, so a grainy table cannot crowd out the board's sides
+    kept: list[_Line] = []
+    per_bin: dict[int, int] = {}
+    for ln in lines:
+        b = int((math.degrees(math.atan2(ln.direction[1], ln.direction[0])) % 180.0) // cfg.direction_bin_deg)
+        if per_bin.get(b, 0) < cfg.lines_per_direction:
+            per_bin[b] = per_bin.get(b, 0) + 1
+            kept.append(ln)
+            if len(kept) == cfg.max_line_groups:
+                break
+    return kept
 
 
 def _intersect(a: _Line, b: _Line) -> tuple[float, float] | None:
@@ -153,6 +164,32 @@ def _quad_from_lines(lines: tuple[_Line, ...], cfg: BoardConfig) -> tuple[NDArra
     return quad, float(np.mean(support))
 
 
+def _side_combinations(lines: list[_Line], cfg: BoardConfig,
+                       scale: float) -> list[tuple[_Line, _Line, _Line, _Line]]:
+    """Sets of 4 lines made of two pairs of nearly parallel, separated lines (opposite sides)
+    whose directions differ clearly; far fewer than all 4-subsets on a grainy table."""
+    pairs: list[tuple[_Line, _Line, float]] = []
+    max_skew = math.sin(math.radians(cfg.max_skew_deg))
+    for a, b in itertools.combinations(lines, 2):
+        cross = abs(a.direction[0] * b.direction[1] - a.direction[1] * b.direction[0])
+        if cross > max_skew:
+            continue
+        off = b.middle - a.middle
+        gap = abs(off[0] * a.direction[1] - off[1] * a.direction[0])
+        if gap < cfg.min_area_frac ** 0.5 * scale:
+            continue
+        ang = math.atan2(a.direction[1], a.direction[0]) % math.pi
+        pairs.append((a, b, ang))
+    out = []
+    min_turn = math.radians(cfg.min_corner_angle_deg)
+    for (a, b, t1), (c, d, t2) in itertools.combinations(pairs, 2):
+        turn = abs(t1 - t2)
+        turn = min(turn, math.pi - turn)
+        if turn >= min_turn and len({id(a), id(b), id(c), id(d)}) == 4:
+            out.append((a, b, c, d))
+    return out
+
+
 def find_candidates(image: NDArray[np.uint8], cfg: BoardConfig,
                     sensitivity: float = 1.0) -> list[NDArray[np.float64]]:
     """Quadrilaterals that may be the board, largest first.
@@ -187,7 +224,7 @@ def find_candidates(image: NDArray[np.uint8], cfg: BoardConfig,
         if len(lines) < 4:
             continue
         quads: list[tuple[float, NDArray[np.float64]]] = []
-        for combo in itertools.combinations(lines, 4):
+        for combo in _side_combinations(lines, cfg, scale_px):
             got = _quad_from_lines(combo, cfg)
             if got is None:
                 continue
@@ -204,6 +241,73 @@ def find_candidates(image: NDArray[np.uint8], cfg: BoardConfig,
         if all(np.abs(q - o).max() > 0.02 * max(h, w) for o in out):
             out.append(q)
     return out
+
+
+def refine_corners(image: NDArray[np.uint8], corners: NDArray[np.float64],
+                   cfg: BoardConfig) -> NDArray[np.float64]:
+    """Move each side of a coarse quad onto the strongest nearby edge at full resolution.
+
+    Parameters
+    ----------
+    image : (H, W, 3) uint8 BGR array
+    corners : (4, 2) float array, image pixels, ordered TL, TR, BR, BL
+    cfg : BoardConfig
+
+    Returns
+    -------
+    (4, 2) float64 array
+        The refined corners, or ``corners`` when a side cannot be refined.
+    """
+    q = np.asarray(corners, np.float64)
+    side = float(np.linalg.norm(q - np.roll(q, -1, axis=0), axis=1).mean())
+    win = max(3, round(cfg.refine_frac * side))
+    h, w = image.shape[:2]
+    x0, y0 = (np.floor(q.min(axis=0)) - win - 2).astype(int)
+    x1, y1 = (np.ceil(q.max(axis=0)) + win + 3).astype(int)
+    x0, y0, x1, y1 = max(0, x0), max(0, y0), min(w, x1), min(h, y1)
+    if x1 - x0 < 8 or y1 - y0 < 8:
+        return q
+    gray = cv2.cvtColor(image[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY).astype(np.float32)
+    gray = cv2.GaussianBlur(gray, (0, 0), cfg.refine_sigma)
+    centre = q.mean(axis=0)
+    offs = np.arange(-win, win + 1, dtype=np.float32)
+    ts = np.linspace(0.08, 0.92, cfg.refine_samples)
+    lines: list[_Line] = []
+    for i in range(4):
+        a, b = q[i], q[(i + 1) % 4]
+        d = (b - a) / max(np.linalg.norm(b - a), 1e-9)
+        n = np.array([d[1], -d[0]])
+        if n @ ((a + b) / 2 - centre) < 0:
+            n = -n
+        pts = a[None, :] + ts[:, None] * (b - a)[None, :]  # (S, 2)
+        xs = (pts[:, 0:1] + offs[None, :] * n[0] - x0).astype(np.float32)
+        ys = (pts[:, 1:2] + offs[None, :] * n[1] - y0).astype(np.float32)
+        prof = cv2.remap(gray, xs, ys, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)  # (S, 2w+1)
+        grad = np.abs(np.diff(prof, axis=1))
+        k = grad.argmax(axis=1)
+        strength = grad[np.arange(len(k)), k]
+        off = offs[k] + 0.5
+        good = strength > cfg.refine_min_step
+        if good.sum() < cfg.refine_samples // 3:
+            return q
+        med = np.median(off[good])
+        good &= np.abs(off - med) <= cfg.refine_tolerance
+        if good.sum() < cfg.refine_samples // 3:
+            return q
+        p = pts[good] + off[good, None] * n[None, :]
+        mean = p.mean(axis=0)
+        _, _, vt = np.linalg.svd(p - mean)
+        lines.append(_Line(mean, vt[0], 0.0, mean))
+    out = []
+    for i in range(4):
+        p = _intersect(lines[(i - 1) % 4], lines[i])
+        if p is None:
+            return q
+        out.append(p)
+    refined = np.array(out)
+    if np.abs(refined - q).max() > 2 * win:
+        return q
+    return refined
 
 
 def rectify(image: NDArray[np.uint8], corners: NDArray[np.float64],

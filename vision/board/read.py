@@ -9,7 +9,7 @@ from numpy.typing import NDArray
 
 from vision.board.classify import classify
 from vision.board.config import BoardConfig, default_config
-from vision.board.detect import find_candidates, rectify
+from vision.board.detect import find_candidates, rectify, refine_corners
 from vision.board.learn import TokenModel, default_model
 from vision.board.spots import Grid, fit_grid, sample_spots
 from vision.errors import ImageError
@@ -63,7 +63,8 @@ def locate(image: NDArray[np.uint8], config: BoardConfig | None = None) -> Locat
             quick = [fit_grid(rectify(img, q, cfg.screen_size)[0], cfg).score for q in cands]
             keep = sorted(np.argsort(quick)[::-1][: cfg.max_candidates])
             cands = [cands[i] for i in keep]
-        for corners in cands:
+        for coarse in cands:
+            corners = refine_corners(img, coarse, cfg)
             rect, _ = rectify(img, corners, cfg.rect_size)
             grid = fit_grid(rect, cfg)
             if grid.score >= cfg.min_grid_score:

@@ -1,0 +1,74 @@
+"""Token models: JSON round trip, validation, enrolment."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from vision.board import TokenModel, TokenModelError, default_layout, default_model, learn_tokens
+from vision.synth.board import render_board_scene
+from vision.synth.camera import table_texture
+
+
+def test_default_layout_uses_every_kind_within_the_game_supply() -> None:
+    rows = default_layout()
+    assert len(rows) == 5 and all(len(r) == 5 for r in rows)
+    letters = "".join(rows)
+    supply = {"W": 4, "U": 4, "G": 4, "R": 4, "K": 4, "P": 2, "Y": 3}
+    for k, n in supply.items():
+        assert 1 <= letters.count(k) <= n
+    assert "." in letters
+
+
+def test_json_round_trip() -> None:
+    model = default_model()
+    data = json.loads(json.dumps(model.to_json()))
+    back = TokenModel.from_json(data)
+    assert back.kinds == model.kinds and not back.calibrated
+    assert np.allclose(back.means, model.means, atol=1e-4)
+
+
+@pytest.mark.parametrize(("doc", "field"), [
+    ([], "token_model"),
+    ({"kinds": "WX", "means": [], "spreads": []}, "token_model.kinds"),
+    ({"kinds": "WU", "means": [[0, 0, 0]], "spreads": [0, 0]}, "token_model.means"),
+    ({"kinds": "WU", "means": [[0, 0, 0], [0, 0, "a"]], "spreads": [0, 0]}, r"token_model.means\[1\]"),
+    ({"kinds": "WU", "means": [[0, 0, 0], [0, 0, 0]], "spreads": [0]}, "token_model.spreads"),
+    ({"kinds": "WU", "means": [[0, 0, 0], [0, 0, 0]], "spreads": [0, 0], "calibrated": "yes"},
+     "token_model.calibrated"),
+])
+def test_bad_models_name_the_field(doc: object, field: str) -> None:
+    with pytest.raises(TokenModelError, match=field):
+        TokenModel.from_json(doc)  # type: ignore[arg-type]
+
+
+def test_enrolment_learns_every_kind_and_the_empty_spot() -> None:
+    scene = render_board_scene(np.random.default_rng(21), "easy", (1280, 720), layout=default_layout(),
+                               hand=False)
+    model = learn_tokens(scene.image, scene.cells)
+    assert model.calibrated and set(model.kinds) == set("WUGRKPY")
+    assert model.empty is not None
+    means = dict(zip(model.kinds, np.asarray(model.means), strict=True))
+    # white is brighter than black, gold is yellower (less blue) than white
+    assert means["W"].mean() > means["K"].mean() + 1.0
+    assert means["Y"][0] - means["Y"][2] < means["W"][0] - means["W"][2] - 0.5
+
+
+@pytest.mark.parametrize("layout", [("WUGRK",) * 4, ("WUGRK", "WUGRK", "WUGRK", "WUGRK", "WUGRQ")])
+def test_enrolment_rejects_a_bad_layout(layout: tuple[str, ...]) -> None:
+    with pytest.raises(TokenModelError, match="layout"):
+        learn_tokens(np.zeros((64, 64, 3), np.uint8), layout)
+
+
+def test_enrolment_needs_every_kind() -> None:
+    scene = render_board_scene(np.random.default_rng(22), "easy", (1280, 720), hand=False,
+                               layout=("WUGRK", "WUGRK", "WUGRK", "WUGRK", "....."))
+    with pytest.raises(TokenModelError, match="P"):
+        learn_tokens(scene.image, scene.cells)
+
+
+def test_enrolment_without_a_board(rng: np.random.Generator) -> None:
+    with pytest.raises(TokenModelError, match="no token board"):
+        learn_tokens(table_texture(rng, (640, 360)), default_layout())
