@@ -95,8 +95,7 @@ def _refine(contour: NDArray[np.float64], quad: NDArray[np.float64]) -> NDArray[
 def _edges(small: NDArray[np.uint8], blur_sigma: float, low: float, high: float,
            dilate_px: int) -> NDArray[np.uint8]:
     blur = cv2.GaussianBlur(small, (0, 0), blur_sigma)
-    lab = cv2.cvtColor(blur, cv2.COLOR_BGR2LAB)
-    edges = cv2.Canny(lab, low, high, L2gradient=True)
+    edges = cv2.Canny(blur, low, high, L2gradient=True)
     if dilate_px > 0:
         k = cv2.getStructuringElement(cv2.MORPH_RECT, (2 * dilate_px + 1, 2 * dilate_px + 1))
         edges = cv2.dilate(edges, k)
