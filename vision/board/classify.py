@@ -201,8 +201,10 @@ def classify(samples: SpotSamples, model: TokenModel, cfg: BoardConfig) -> Class
         else:
             prior, span = cfg.cast_prior_weight, 1.2
         shift = _estimate_shift(x[tokens], means, cfg, prior, span, sat[tokens], supply)
-    # a spot whose parts differ in hue under this light is partly covered
-    sector_dev = sector_deviation(samples, cfg, np.exp(chroma(shift))).reshape(25)
+    # a spot whose parts differ in hue under this light is partly covered; the light's colour is
+    # that of a white token
+    white = means[list(model.kinds).index("W")] if "W" in model.kinds else np.zeros(3)
+    sector_dev = sector_deviation(samples, cfg, np.exp(chroma(shift + white))).reshape(25)
     part = sector_dev > cfg.sector_spread_max
     letters[part] = "?"
     conf[part] = 0.0

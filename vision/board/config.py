@@ -20,6 +20,7 @@ class BoardConfig:
     canny_low: int
     canny_high: int
     edge_sensitivity: tuple[float, ...]
+    edge_median: tuple[bool, ...]
     close_px: int
     min_area_frac: float
     max_area_frac: float

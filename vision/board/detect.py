@@ -49,9 +49,11 @@ def order_corners(quad: NDArray[np.float64]) -> NDArray[np.float64]:
     return np.roll(q, -start, axis=0)
 
 
-def _edges(small: NDArray[np.uint8], cfg: BoardConfig, sensitivity: float = 1.0) -> NDArray[np.uint8]:
-    # a median filter removes thin lines (wood grain, cloth weave) but keeps the board's step edges
-    blur = cv2.medianBlur(small, cfg.median_px)
+def _edges(small: NDArray[np.uint8], cfg: BoardConfig, sensitivity: float = 1.0,
+           median: bool = True) -> NDArray[np.uint8]:
+    # a median filter removes thin lines (wood grain, cloth weave) but keeps the board's step
+    # edges; a board told from the table only by a thin printed border needs the plain blur
+    blur = cv2.medianBlur(small, cfg.median_px) if median else cv2.GaussianBlur(small, (5, 5), 0)
     lab = cv2.cvtColor(blur, cv2.COLOR_BGR2LAB)
     light = lab[:, :, 0]
     top = float(np.percentile(light, 99))
@@ -191,7 +193,7 @@ def _side_combinations(lines: list[_Line], cfg: BoardConfig,
 
 
 def find_candidates(image: NDArray[np.uint8], cfg: BoardConfig,
-                    sensitivity: float = 1.0) -> list[NDArray[np.float64]]:
+                    sensitivity: float = 1.0, median: bool = True) -> list[NDArray[np.float64]]:
     """Quadrilaterals that may be the board, largest first.
 
     Parameters
@@ -200,6 +202,8 @@ def find_candidates(image: NDArray[np.uint8], cfg: BoardConfig,
     cfg : BoardConfig
     sensitivity : float
         Multiplies the edge thresholds (below 1 finds fainter edges).
+    median : bool
+        Median pre-filter (ignores thin lines) rather than a Gaussian blur.
 
     Returns
     -------
@@ -211,7 +215,7 @@ def find_candidates(image: NDArray[np.uint8], cfg: BoardConfig,
     small = image if scale == 1.0 else cv2.resize(image, (round(w * scale), round(h * scale)),
                                                    interpolation=cv2.INTER_AREA)
     sh, sw = small.shape[:2]
-    edges = _edges(small, cfg, sensitivity)
+    edges = _edges(small, cfg, sensitivity, median)
     contours, _ = cv2.findContours(edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
     area_img = float(sh * sw)
     scale_px = math.sqrt(area_img)

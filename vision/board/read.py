@@ -56,8 +56,8 @@ def locate(image: NDArray[np.uint8], config: BoardConfig | None = None) -> Locat
     cfg = config or default_config()
     img = check_image(image)
     fits: list[Located] = []
-    for sensitivity in cfg.edge_sensitivity:
-        cands = find_candidates(img, cfg, sensitivity)[: cfg.max_screened]
+    for sensitivity, median in zip(cfg.edge_sensitivity, cfg.edge_median, strict=True):
+        cands = find_candidates(img, cfg, sensitivity, bool(median))[: cfg.max_screened]
         if len(cands) > cfg.max_candidates:
             # a quick lattice fit on a small rectification keeps the most board-like candidates
             quick = [fit_grid(rectify(img, q, cfg.screen_size)[0], cfg).score for q in cands]

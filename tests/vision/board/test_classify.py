@@ -17,7 +17,8 @@ LAYOUT = ("WPW.Y", "P.WYU", "GRKWY", "UG.RK", "RUGK.")
 CASTS = [tuple(g) for g in cast_config().gains]
 
 
-def _read_face(face_img: np.ndarray, cast: tuple[float, float, float], brightness: float = 1.0) -> tuple[str, ...]:
+def _read_face(face_img: np.ndarray, cast: tuple[float, float, float],
+               brightness: float = 1.0) -> tuple[str, ...]:
     cfg = default_config()
     lit = np.clip(face_img.astype(np.float32) * np.asarray(cast, np.float32) * brightness, 0, 255)
     rect = cv2.resize(lit.astype(np.uint8), (cfg.rect_size, cfg.rect_size), interpolation=cv2.INTER_AREA)
@@ -50,5 +51,5 @@ def test_confidence_is_in_unit_range() -> None:
     rect = cv2.resize(face.image, (cfg.rect_size, cfg.rect_size), interpolation=cv2.INTER_AREA)
     result = classify(sample_spots(rect, fit_grid(rect, cfg), cfg), default_model(), cfg)
     assert result.confidence.shape == (5, 5)
-    assert 0.0 <= result.confidence.min() and result.confidence.max() <= 1.0
+    assert result.confidence.min() >= 0.0 and result.confidence.max() <= 1.0
     assert result.confidence.mean() > 0.3

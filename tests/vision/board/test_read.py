@@ -67,13 +67,15 @@ def test_analyze_reports_the_board_in_json() -> None:
 
 
 class _Profile:
-    """A table profile with no colour correction and an enrolled token model."""
+    """A table profile: a white balance for known light gains, and an enrolled token model."""
 
-    def __init__(self, model: Mapping[str, Any] | None) -> None:
+    def __init__(self, model: Mapping[str, Any] | None,
+                 gains: tuple[float, float, float] = (1.0, 1.0, 1.0)) -> None:
         self._model = model
+        self._gains = np.asarray(gains, np.float32)
 
     def prepare(self, image: np.ndarray) -> np.ndarray:
-        return image
+        return np.clip(image.astype(np.float32) / self._gains, 0, 255).astype(np.uint8)
 
     @property
     def token_model(self) -> Mapping[str, Any] | None:
@@ -87,14 +89,17 @@ def test_an_enrolled_model_reads_boards_under_the_enrolment_light() -> None:
     from vision.synth.camera import Conditions
 
     light = Conditions(size=SIZE, cast=(0.55, 0.85, 1.15), brightness=0.9, noise_sigma=1.5)
+    # one board (one art style) is enrolled and then played on
     enrol = render_board_scene(np.random.default_rng(5), "easy", SIZE, layout=default_layout(),
-                               conditions=light, hand=False)
-    model = learn_tokens(enrol.image, enrol.cells)
-    profile = _Profile(model.to_json())
+                               style="night", conditions=light, hand=False)
+    balance = _Profile(None, light.cast)
+    model = learn_tokens(balance.prepare(enrol.image), enrol.cells)
+    profile = _Profile(model.to_json(), light.cast)
     for seed in (6, 7):
         cond = dataclasses.replace(light, tilt_deg=10.0 * (seed - 5), yaw_deg=20.0 * seed)
-        scene = render_board_scene(np.random.default_rng(seed), "easy", SIZE, conditions=cond, hand=False)
-        reading = read(scene.image, profile=profile)
+        scene = render_board_scene(np.random.default_rng(seed), "easy", SIZE, style="night", conditions=cond,
+                                   hand=False)
+        reading = read(profile.prepare(scene.image), profile=profile)
         assert reading is not None and reading.cells == scene.cells
 
 

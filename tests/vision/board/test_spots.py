@@ -33,7 +33,7 @@ def test_samples_have_documented_shapes_and_empty_spots_are_flat(rng: np.random.
     s = sample_spots(rect, fit_grid(rect, cfg), cfg)
     assert s.inner.shape == (5, 5, 3) and s.texture.shape == (5, 5)
     assert s.sectors.shape == (5, 5, cfg.sector_count, 3) and s.background.shape == (5, 5, 4, 3)
-    assert 0.0 <= s.inner.min() and s.inner.max() <= 1.0
+    assert s.inner.min() >= 0.0 and s.inner.max() <= 1.0
     empty = [s.texture[r, c] for r in range(5) for c in range(5) if LAYOUT[r][c] == "."]
     tokens = [s.texture[r, c] for r in range(5) for c in range(5) if LAYOUT[r][c] == "W"]
     assert max(empty) < min(tokens)
