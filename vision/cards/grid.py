@@ -36,6 +36,7 @@ class GridConfig:
     line_on: float
     side_weight: float
     min_coverage: float
+    cell_side_cover: float
     max_candidates: int
 
 
@@ -183,6 +184,24 @@ def _profile_along(m: NDArray[np.float32], at: float, a: float, b: float,
     return band.max(axis=0 if horizontal else 1)
 
 
+def _rows_and_cols_hold_cells(hm: NDArray[np.float32], vm: NDArray[np.float32], xs: NDArray[np.float64],
+                              ys: NDArray[np.float64], cfg: GridConfig) -> bool:
+    """Whether every row and every column of the lattice has a position outlined on all sides."""
+    allp = ([_profile_along(hm, y, xs[0], xs[-1], True) for y in ys]
+            + [_profile_along(vm, x, ys[0], ys[-1], False) for x in xs])
+    thr = cfg.line_on * float(np.percentile(np.concatenate(allp), 75))
+    rows, cols = len(ys) - 1, len(xs) - 1
+    whole = np.zeros((rows, cols), bool)
+    for r in range(rows):
+        for c in range(cols):
+            sides = (_profile_along(hm, ys[r], xs[c], xs[c + 1], True),
+                     _profile_along(hm, ys[r + 1], xs[c], xs[c + 1], True),
+                     _profile_along(vm, xs[c], ys[r], ys[r + 1], False),
+                     _profile_along(vm, xs[c + 1], ys[r], ys[r + 1], False))
+            whole[r, c] = all(float(np.mean(p > thr)) >= cfg.cell_side_cover for p in sides)
+    return bool(whole.any(axis=1).all() and whole.any(axis=0).all())
+
+
 def _lattice_coverage(hm: NDArray[np.float32], vm: NDArray[np.float32], xs: NDArray[np.float64],
                       ys: NDArray[np.float64], line_on: float) -> NDArray[np.float64]:
     """For every line of a candidate lattice, the share of its length that carries an outline,
@@ -226,7 +245,7 @@ def locate_grid(face: NDArray[np.uint8], px_per_mm: float, config: GridConfig | 
     lo, hi = cfg.cell_mm_range[0] * px_per_mm, cfg.cell_mm_range[1] * px_per_mm
     yruns = _top(_pick(_runs(*_peaks(yprof, cfg.peak_rel), lo, hi, cfg), cfg), yprof, cfg.max_candidates)
     xruns = _top(_pick(_runs(*_peaks(xprof, cfg.peak_rel), lo, hi, cfg), cfg), xprof, cfg.max_candidates)
-    best: tuple[float, NDArray[np.float64], NDArray[np.float64]] | None = None
+    scored: list[tuple[float, NDArray[np.float64], NDArray[np.float64]]] = []
     for ny, _, dy, ys in yruns:
         for nx, _, dx, xs in xruns:
             if abs(dx - dy) > cfg.spacing_tol * max(dx, dy):
@@ -234,12 +253,14 @@ def locate_grid(face: NDArray[np.uint8], px_per_mm: float, config: GridConfig | 
             cov = _lattice_coverage(hm, vm, xs, ys, cfg.line_on)
             if cov.min() < cfg.min_coverage:
                 continue
-            score = nx + ny + float(cov.mean())
-            if best is None or score > best[0]:
-                best = (score, xs, ys)
-    if best is None:
+            scored.append((nx + ny + float(cov.mean()), xs, ys))
+    scored.sort(key=lambda t: -t[0])
+    # the catalog grids are cropped to their cells: every row and column holds a whole cell
+    if not scored:
         return None
-    _, xs, ys = best
+    # (when none passes, the best-covered lattice still lets identification try)
+    xs, ys = next(((xs, ys) for _, xs, ys in scored if _rows_and_cols_hold_cells(hm, vm, xs, ys, cfg)),
+                  scored[0][1:])
     return _cells(face, hmap, vmap, xs, ys, cfg)
 
 

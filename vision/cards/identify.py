@@ -7,8 +7,9 @@ A candidate's score mixes three pieces of evidence, each in [0, 1]:
 - symbols: the printed X (red), coin (yellow) and palm (green) seen in the cells' centres;
 - colour: the card colour read from the face margin, white-balanced on the cells' fill.
 
-The best candidate wins only when it scores at least ``min_score`` and beats the best other card
-by ``min_margin``; otherwise the card is unknown (its marks are still read in the printed frame).
+The best candidate wins only when its layout agrees at least ``min_layout`` and it beats the best
+other card by ``min_margin``; otherwise the card is unknown (its marks are still read in the printed
+frame).
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ class IdentifyConfig:
     w_layout: float
     w_symbol: float
     w_colour: float
-    min_score: float
+    min_layout: float
     min_margin: float
     grey_chroma: float
     hue_width: float
@@ -162,7 +163,7 @@ def identify(obs: Observation, catalog: Catalog, config: IdentifyConfig | None =
     cfg = config or default_config()
     shape = obs.presence.shape
     wsum = cfg.w_layout + cfg.w_symbol + cfg.w_colour
-    best: dict[str, tuple[float, int, CatalogCard]] = {}
+    best: dict[str, tuple[float, int, CatalogCard, float]] = {}
     evidence = _symbol_evidence(obs.symbols)
     for card, k, cell, onehot in _variants(catalog.cards):
         if cell.shape != shape:
@@ -172,15 +173,15 @@ def identify(obs: Observation, catalog: Catalog, config: IdentifyConfig | None =
         score = (cfg.w_layout * layout + cfg.w_symbol * symbols
                  + cfg.w_colour * float(obs.colour_scores.get(card.colour, 0.0))) / wsum
         if card.id not in best or score > best[card.id][0]:
-            best[card.id] = (score, k, card)
+            best[card.id] = (score, k, card, layout)
     if not best:
         return Identity(None, 0, 0.0, 0.0)
     ranked = sorted(best.values(), key=lambda t: -t[0])
-    top_score, top_k, top_card = ranked[0]
+    top_score, top_k, top_card, top_layout = ranked[0]
     second = ranked[1][0] if len(ranked) > 1 else 0.0
     margin = top_score - second
-    above = (top_score - cfg.min_score) / (1.0 - cfg.min_score)
+    above = (top_layout - cfg.min_layout) / (1.0 - cfg.min_layout)
     conf = float(np.clip(min(above, margin / (3.0 * cfg.min_margin)), 0.0, 1.0))
-    if top_score < cfg.min_score or margin < cfg.min_margin:
+    if top_layout < cfg.min_layout or margin < cfg.min_margin:
         return Identity(None, 0, conf, top_score, margin, top_card)
     return Identity(top_card, top_k, conf, top_score, margin, top_card)
