@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 import click
@@ -74,7 +75,7 @@ def bench_board(n: int, size: str, seed: int, tier: str, cast: str | None, profi
     tiers = TIERS if tier == "all" else (tier,)
     rows = []
     for t in tiers:
-        with click.progressbar(length=n, label=f"{t:<8}", file=click.get_text_stream("stderr")) as bar:
+        with click.progressbar(length=n, label=f"{t:<8}", file=sys.stderr) as bar:
             last = [0]
 
             def step(done: int, bar: Any = bar, last: list[int] = last) -> None:

@@ -26,12 +26,16 @@ def _unrotate_cell(cell: tuple[int, int], k: int) -> tuple[int, int]:
     return r, c
 
 
-def judge_readings(before: tuple[str, ...], after: tuple[str, ...]) -> tuple[Any, int]:
+def judge_readings(before: tuple[str, ...], after: tuple[str, ...],
+                   privileges: int | None = None) -> tuple[Any, int]:
     """Explain the change between two readings in the frame "as seen".
 
     The readings carry no print orientation, so the refill's spiral may start in any of the four
     directions: when the change reads as illegal as seen, each quarter turn is tried as well and
     the first legal reading is kept.
+
+    ``privileges`` is how many privileges the moving player held (unknown: up to 3), which
+    decides whether tokens beyond one straight take can be privilege uses.
 
     Returns
     -------
@@ -50,7 +54,7 @@ def judge_readings(before: tuple[str, ...], after: tuple[str, ...]) -> tuple[Any
     for k in range(4):
         b = Board.parse(list(_rotate(before, k)), "before", allow_unknown=True)
         a = Board.parse(list(_rotate(after, k)), "after", allow_unknown=True)
-        change = infer_board_change(b, a)
+        change = infer_board_change(b, a, privileges=privileges)
         if first is None:
             first = change
         if change.legal:
@@ -76,6 +80,10 @@ def describe(change: Any, before: tuple[str, ...], k: int) -> str:
             parts.append(f"took {letters} with a reservation")
         else:
             parts.append(f"took {letters} in a row" if len(change.take_cells) > 1 else f"took {letters}")
+    if not parts and change.cells:
+        letters = ",".join(rows[r][c] if rows[r][c] != "." else "?" for r, c in change.cells)
+        refill = change.action == "refill"
+        parts.append(f"refilled {len(change.cells)} cell(s)" if refill else f"took {letters}")
     what = ", then ".join(parts) if parts else change.action.replace("+", ", ")
     if change.legal:
         verdict = "legal"
@@ -106,9 +114,12 @@ def _read_board(path: str, profile: Any) -> Any:
 @click.option("--game", type=click.Choice(["splendor-duel"]), default="splendor-duel", show_default=True,
               help="The game whose board is judged.")
 @click.option("--profile", "profile_arg", default=None, help="A calibrated table profile, NAME or PATH.")
+@click.option("--privileges", type=click.IntRange(0, 3), default=None,
+              help="Privileges the moving player held before the move (default: unknown, up to 3).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of one line.")
 @friendly_errors
-def judge(before: str, after: str, game: str, profile_arg: str | None, as_json: bool) -> None:
+def judge(before: str, after: str, game: str, profile_arg: str | None, privileges: int | None,
+          as_json: bool) -> None:
     """Read the token board in BEFORE and AFTER and say what happened and whether it was legal."""
     profile = None
     if profile_arg is not None:
@@ -117,7 +128,7 @@ def judge(before: str, after: str, game: str, profile_arg: str | None, as_json: 
         profile = resolve_profile(profile_arg)
     first = _read_board(before, profile)
     second = _read_board(after, profile)
-    change, k = judge_readings(first.cells, second.cells)
+    change, k = judge_readings(first.cells, second.cells, privileges)
     text = describe(change, first.cells, k)
     if as_json:
         data = change.to_json()
