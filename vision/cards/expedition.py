@@ -1,7 +1,7 @@
 """The face-up expedition card: which of the six shapes it shows.
 
 An expedition card is card-sized and shows 2-4 outlined squares joined edge to edge (a domino,
-a tromino or a tetromino). Card outlines come from the card detector (its coarse pass); a face
+a tromino or a tetromino). Card outlines come from the card detector (coarse passes only); a face
 that holds a map grid is skipped. On each other face, the squares are convex four-sided
 contours of one size; their centres on a lattice give the pattern, which is matched against the
 catalog's shapes under every rotation and mirror image.
@@ -9,6 +9,7 @@ catalog's shapes under every rotation and mirror image.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from functools import cache
 
@@ -34,6 +35,7 @@ class ExpeditionConfig:
     max_pitch: float
     min_squares: int
     max_squares: int
+    detect_passes: tuple[tuple[float, float, float, float, int], ...]
 
 
 @cache
@@ -149,7 +151,7 @@ def read_expedition(image: NDArray[np.uint8], config: ExpeditionConfig | None = 
         BGR photo.
     """
     cfg = config or default_config()
-    dcfg = detect_mod.default_config()
+    dcfg = dataclasses.replace(detect_mod.default_config(), passes=cfg.detect_passes)
     rcfg = rectify_mod.default_config()
     ppm = rcfg.px_per_mm
     best: ExpeditionReading | None = None
