@@ -31,6 +31,7 @@ class DetectConfig:
     min_solidity: float
     thin_chain: float
     min_partial_fill: float
+    min_partial_thickness: float
     min_partial_area_frac: float
     border_px: int
     nest_overlap: float
@@ -166,6 +167,11 @@ def _candidates(edges: NDArray[np.uint8], cfg: DetectConfig) -> list[tuple[NDArr
     return out
 
 
+def _thickness(quad: NDArray[np.float64]) -> float:
+    (_, _), (w, h), _ = cv2.minAreaRect(quad.astype(np.float32))
+    return float(min(w, h))
+
+
 def _overlap(a: NDArray[np.float64], b: NDArray[np.float64]) -> float:
     inter, _ = cv2.intersectConvexConvex(a.astype(np.float32), b.astype(np.float32))
     return float(inter)
@@ -229,9 +235,11 @@ def detect(image: NDArray[np.uint8], config: DetectConfig | None = None) -> tupl
     full_all = [c for cands in per_pass for c in cands if not c[1]]
     med = float(np.median([c[2] for c in full_all])) if full_all else 0.0
     kept: list[tuple[NDArray[np.float64], bool, float]] = []
-    for cands in per_pass:  # earlier (finer) passes win; later ones only add cards they missed
+    short = float(np.sqrt(med * 63.0 / 88.0))  # a card's short side in pixels
+    for i, cands in enumerate(per_pass):  # earlier (finer) passes win; later ones add what they missed
         usable = [c for c in cands if not c[1]
-                  or (full_all and cfg.min_partial_area_frac * med <= c[2] <= 1.3 * med)]
+                  or (i == 0 and full_all and cfg.min_partial_area_frac * med <= c[2] <= 1.3 * med
+                      and _thickness(c[0]) >= cfg.min_partial_thickness * short)]
         for cand in _suppress(usable, cfg):
             if not any(_overlap(cand[0], k[0]) > cfg.nest_overlap * min(cand[2], k[2]) for k in kept):
                 kept.append(cand)

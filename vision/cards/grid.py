@@ -9,6 +9,7 @@ and the card's common cell fill ("paper") just inside it.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from functools import cache
 
@@ -51,13 +52,15 @@ class Grid:
 
     ``xs`` (cols + 1) and ``ys`` (rows + 1) are the line positions in face pixels.
     ``presence`` ``(rows, cols)`` float64 in [0, 1]: how much each position looks like a cell
-    (1) rather than water (0). ``paper`` is the BGR cell fill colour (float64, 3).
+    (1) rather than water (0). ``paper`` is the BGR cell fill colour (float64, 3). ``whole`` is
+    false when no lattice had a fully outlined cell in every row and column (a weak guess).
     """
 
     xs: NDArray[np.float64]
     ys: NDArray[np.float64]
     presence: NDArray[np.float64]
     paper: NDArray[np.float64]
+    whole: bool = True
 
     @property
     def shape(self) -> tuple[int, int]:
@@ -259,9 +262,10 @@ def locate_grid(face: NDArray[np.uint8], px_per_mm: float, config: GridConfig | 
     if not scored:
         return None
     # (when none passes, the best-covered lattice still lets identification try)
-    xs, ys = next(((xs, ys) for _, xs, ys in scored if _rows_and_cols_hold_cells(hm, vm, xs, ys, cfg)),
-                  scored[0][1:])
-    return _cells(face, hmap, vmap, xs, ys, cfg)
+    chosen = next(((xs, ys) for _, xs, ys in scored if _rows_and_cols_hold_cells(hm, vm, xs, ys, cfg)), None)
+    whole = chosen is not None
+    xs, ys = chosen if chosen is not None else scored[0][1:]
+    return dataclasses.replace(_cells(face, hmap, vmap, xs, ys, cfg), whole=whole)
 
 
 def _cells(face: NDArray[np.uint8], hmap: NDArray[np.float32], vmap: NDArray[np.float32],

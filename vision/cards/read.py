@@ -87,6 +87,8 @@ def read_one(image: NDArray[np.uint8], quad: detect_mod.CardQuad, catalog: Catal
         return None
     obs = identify_mod.observe(face.image, grid, ppm, cfg.identify)
     ident = identify_mod.identify(obs, catalog, cfg.identify)
+    if ident.card is None and not grid.whole:
+        return None  # neither a clear grid nor a known card: not a map card
     if ident.card is not None:
         printed = ident.card.grid(ident.rotation)
     else:
