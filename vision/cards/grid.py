@@ -124,7 +124,7 @@ def _runs(pos: NDArray[np.float64], height: NDArray[np.float64], lo: float, hi: 
                     members.append(m)
                     k += 1
             key = tuple(sorted(set(members)))
-            if key in seen or len(key) < cfg.min_lines:
+            if key in seen or len(key) < cfg.min_lines - 1:
                 continue
             seen.add(key)
             sel = np.array(key)
@@ -132,7 +132,8 @@ def _runs(pos: NDArray[np.float64], height: NDArray[np.float64], lo: float, hi: 
             order = np.round((pos[sel] - pos[sel].min()) / d).astype(int)
             a = np.vstack([np.ones_like(order), order]).T.astype(float)
             (x0, step), *_ = np.linalg.lstsq(a, pos[sel], rcond=None)
-            full = x0 + step * np.arange(order.max() + 1)
+            # one more line at each end: an outer row with a single cell may be too faint to peak
+            full = x0 + step * np.arange(-1, order.max() + 2)
             strength = float(height[sel].sum())
             out.append((len(full), strength, float(step), full))
     return out

@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 
+import cv2
 import numpy as np
 from numpy.typing import NDArray
 
@@ -31,6 +32,7 @@ class MarksConfig:
     min_shade: float
     corner_frac: float
     sector_on: float
+    linked_corners: float
     ink_dark: float
     plain_lo: tuple[float, float]
     plain_hi: tuple[float, float]
@@ -54,6 +56,8 @@ class CellInk:
     ``ring_res``/``centre_res``: ink that is not of the hue of the cell's printed symbol.
     ``sectors``/``sectors_res``: share of the ring's eight angular sectors that carry ink (a
     stroke overshooting from a neighbour touches one or two; a mark crosses or circles the cell).
+    ``corners``: share of the four corners reached by ink joined to the ink in the centre (a pen
+    stroke across a printed symbol runs on into the corners; a symbol stays clear of them).
     """
 
     ring: NDArray[np.float64]
@@ -62,6 +66,7 @@ class CellInk:
     centre_res: NDArray[np.float64]
     sectors: NDArray[np.float64]
     sectors_res: NDArray[np.float64]
+    corners: NDArray[np.float64]
 
 
 @dataclass(frozen=True)
@@ -93,7 +98,7 @@ def cell_ink(face: NDArray[np.uint8], grid: Grid, printed: NDArray[np.str_],
     hue = np.degrees(np.arctan2(lab[:, :, 2], lab[:, :, 1])) % 360.0
     coloured = chroma > cfg.symbol_chroma
     rows, cols = grid.shape
-    out = [np.zeros((rows, cols)) for _ in range(6)]
+    out = [np.zeros((rows, cols)) for _ in range(7)]
     for r in range(rows):
         for c in range(cols):
             sym = str(printed[r, c])
@@ -129,7 +134,26 @@ def cell_ink(face: NDArray[np.uint8], grid: Grid, printed: NDArray[np.str_],
             out[3][r, c] = float(res[inner].mean())
             out[4][r, c] = _sector_share(patch[ring], sector, cfg.sector_on)
             out[5][r, c] = _sector_share(res[ring], sector, cfg.sector_on)
+            out[6][r, c] = _linked_corners(patch, inner, np.abs(u) > 0.5 - cfg.corner_frac,
+                                           np.abs(v) > 0.5 - cfg.corner_frac, u, v)
     return CellInk(*out)
+
+
+def _linked_corners(ink: NDArray[np.bool_], inner: NDArray[np.bool_], cx: NDArray[np.bool_],
+                    cy: NDArray[np.bool_], u: NDArray[np.float64], v: NDArray[np.float64]) -> float:
+    n, labels = cv2.connectedComponents(ink.astype(np.uint8), connectivity=8)
+    if n <= 1:
+        return 0.0
+    central = np.unique(labels[inner & ink])
+    central = central[central > 0]
+    if central.size == 0:
+        return 0.0
+    joined = np.isin(labels, central)
+    hits = 0
+    for su, sv in ((-1, -1), (1, -1), (1, 1), (-1, 1)):
+        zone = cx & cy & (np.sign(u) == su) & (np.sign(v) == sv)
+        hits += bool((joined & zone).any())
+    return hits / 4.0
 
 
 def _sector_share(ink: NDArray[np.bool_], sector: NDArray[np.int_], on: float) -> float:
@@ -210,6 +234,10 @@ def read_marks(face: NDArray[np.uint8], grid: Grid, printed: NDArray[np.str_],
                     # the print is the same in every cell of a class: compare with the cleanest one
                     c = max(c, float(ink.centre[rc]) - min(float(ink.centre[k]) for k in cells))
                     sec = max(sec, float(ink.sectors[rc]) - min(float(ink.sectors[k]) for k in cells))
+            if (sym != "#" and len(cells) >= 2
+                    and float(ink.corners[rc]) - min(float(ink.corners[k]) for k in cells)
+                    >= cfg.linked_corners):
+                sec = max(sec, hi[1])  # a stroke runs from the symbol into corners its print leaves clear
             st, sc, cf = _decide(c, sec, lo, hi)
             state[rc], score[rc], conf[rc] = st, sc, cf
     return CellVerdicts(state, score, conf)
