@@ -34,6 +34,9 @@ class MarksConfig:
     sector_on: float
     linked_corners: float
     ink_dark: float
+    contrast_percentile: float
+    contrast_share: float
+    min_ink_scale: float
     plain_lo: tuple[float, float]
     plain_hi: tuple[float, float]
     symbol_lo: tuple[float, float]
@@ -94,6 +97,7 @@ def cell_ink(face: NDArray[np.uint8], grid: Grid, printed: NDArray[np.str_],
     cfg = config or default_config()
     lab = balanced_lab(face, grid.paper)
     paper = _paper_lab(lab, grid, printed, cfg)
+    ink_dist, ink_dark = _ink_thresholds(lab, paper, grid, printed, cfg)
     chroma = np.hypot(lab[:, :, 1], lab[:, :, 2])
     hue = np.degrees(np.arctan2(lab[:, :, 2], lab[:, :, 1])) % 360.0
     coloured = chroma > cfg.symbol_chroma
@@ -115,8 +119,8 @@ def cell_ink(face: NDArray[np.uint8], grid: Grid, printed: NDArray[np.str_],
             # shade (uneven light, a shadow) darkens the whole cell: follow it, within limits
             local = paper.copy()
             local[0] = min(paper[0], max(float(np.percentile(cell[:, :, 0], 90)), cfg.min_shade * paper[0]))
-            patch = ((np.linalg.norm(cell - local, axis=2) > cfg.ink_dist)
-                     | (cell[:, :, 0] < local[0] - cfg.ink_dark))
+            patch = ((np.linalg.norm(cell - local, axis=2) > ink_dist)
+                     | (cell[:, :, 0] < local[0] - ink_dark))
             own = np.zeros(patch.shape, bool)
             for lo, hi in cfg.symbol_hues.get(sym, ()):
                 own |= (hue[sl] >= lo) & (hue[sl] < hi)
@@ -137,6 +141,28 @@ def cell_ink(face: NDArray[np.uint8], grid: Grid, printed: NDArray[np.str_],
             out[6][r, c] = _linked_corners(patch, inner, np.abs(u) > 0.5 - cfg.corner_frac,
                                            np.abs(v) > 0.5 - cfg.corner_frac, u, v)
     return CellInk(*out)
+
+
+def _ink_thresholds(lab: NDArray[np.float32], paper: NDArray[np.float32], grid: Grid,
+                    printed: NDArray[np.str_], cfg: MarksConfig) -> tuple[float, float]:
+    """Ink thresholds from this card's own contrast: blur and dim light lower every stroke's
+    contrast, so the thresholds follow the strongest contrasts inside the cells (the print and
+    the pen), within the configured bounds."""
+    parts = []
+    for (r, c), sym in np.ndenumerate(printed):
+        if sym == ".":
+            continue
+        x0, y0, x1, y1 = grid.cell_box(r, c)
+        m = cfg.inner_frac
+        w, h = x1 - x0, y1 - y0
+        cell = lab[round(y0 + m * h):round(y1 - m * h), round(x0 + m * w):round(x1 - m * w)]
+        parts.append(cell.reshape(-1, 3))
+    if not parts:
+        return cfg.ink_dist, cfg.ink_dark
+    dist = np.linalg.norm(np.concatenate(parts) - paper, axis=1)
+    strong = float(np.percentile(dist, cfg.contrast_percentile))
+    scale = float(np.clip(cfg.contrast_share * strong / cfg.ink_dist, cfg.min_ink_scale, 1.0))
+    return cfg.ink_dist * scale, cfg.ink_dark * scale
 
 
 def _linked_corners(ink: NDArray[np.bool_], inner: NDArray[np.bool_], cx: NDArray[np.bool_],
