@@ -157,6 +157,13 @@ def _refine_on_light_tokens(x: NDArray[np.float64], sat: NDArray[np.bool_], best
     return shift + best_delta
 
 
+def _hand_distance(a: NDArray[np.float64], cfg: BoardConfig) -> NDArray[np.float64]:
+    """Chroma distance (N,) of light-corrected spots ``a`` (N, 3) from skin of any depth."""
+    h = chroma(np.asarray(cfg.hand_chroma, np.float64))
+    scale = np.clip(a @ h / float(h @ h), cfg.hand_scale[0], cfg.hand_scale[1])
+    return np.sqrt(((a - scale[:, None] * h) ** 2).sum(-1))
+
+
 def classify(samples: SpotSamples, model: TokenModel, cfg: BoardConfig) -> Classification:
     """Classify the spots of one board.
 
@@ -179,13 +186,27 @@ def classify(samples: SpotSamples, model: TokenModel, cfg: BoardConfig) -> Class
     letters = np.array(["?"] * 25, dtype="<U1")
     conf = np.zeros(25)
     covered = (bg_dev > cfg.background_shift_max).sum(-1) >= 2
+    g = f["g"].reshape(25, 3)
+    flat = texture < cfg.empty_texture_max
+    # an empty spot also looks like the board as a whole (a hand over a spot and its corners
+    # looks like its surroundings, but not like the board)
+    boardlike = np.sqrt((chroma(g) ** 2).sum(-1)) < cfg.empty_global_distance
+
+    def dist(v: NDArray[np.float64]) -> NDArray[np.float64]:
+        return np.sqrt((chroma(v) ** 2).sum(-1) + (w * v.mean(-1)) ** 2)
+
     if model.empty is not None:
-        de = e - np.asarray(model.empty)
-        d_empty = np.sqrt((chroma(de) ** 2).sum(-1) + (w * de.mean(-1)) ** 2)
-        empty = (d_empty < cfg.empty_distance + 2 * model.empty_spread) & (texture < cfg.empty_texture_max)
+        d_empty = dist(e - np.asarray(model.empty))
+        empty = (d_empty < cfg.empty_distance + 2 * model.empty_spread) & flat & boardlike
     else:
-        d_empty = np.sqrt((chroma(e) ** 2).sum(-1) + (w * e.mean(-1)) ** 2)
-        empty = (d_empty < cfg.empty_distance) & (texture < cfg.empty_texture_max)
+        d_empty = dist(e)
+        empty = (d_empty < cfg.empty_distance) & flat & boardlike
+        # every empty spot of a board is the same print: when a few are clearly empty, the others
+        # must look like them
+        seeds = (d_empty < cfg.empty_seed_distance) & flat & boardlike & ~covered
+        if seeds.sum() >= cfg.empty_min_seeds:
+            d_empty = dist(e - np.median(e[seeds], axis=0))
+            empty = (d_empty < cfg.empty_cluster_distance) & flat & boardlike
     empty &= ~covered
     letters[empty] = "."
     conf[empty] = 1.0 - np.clip(d_empty[empty] / (2 * cfg.empty_distance), 0, 1) * 0.5
@@ -225,9 +246,13 @@ def classify(samples: SpotSamples, model: TokenModel, cfg: BoardConfig) -> Class
         limit = cfg.reject_distance + 2 * spreads[best]
         kinds = np.array(list(model.kinds))[best]
         kinds[d1 > limit] = "?"
+        # skin is no token: a spot that looks more like a hand than like any kind is covered
+        d_hand = _hand_distance(chroma(x[tokens] - shift - white), cfg)
+        hand = (d_hand < cfg.hand_distance) & (d_hand < d1) & (bright >= cfg.hand_min_brightness)
+        kinds[hand] = "?"
         letters[tokens] = kinds
         c = (1.0 - np.exp(-(d2 - d1) / cfg.confidence_scale)) * np.clip(1.0 - d1 / limit, 0, 1)
-        c[d1 > limit] = 0.0
+        c[hand | (d1 > limit)] = 0.0
         conf[tokens] = c
     cells = tuple("".join(letters[r * 5:(r + 1) * 5]) for r in range(5))
     return Classification(cells=cells, confidence=conf.reshape(5, 5), shift=shift)

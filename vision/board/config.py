@@ -73,6 +73,14 @@ class BoardConfig:
     background_luma_shift_max: float
     empty_distance: float
     empty_texture_max: float
+    empty_global_distance: float
+    empty_seed_distance: float
+    empty_min_seeds: int
+    empty_cluster_distance: float
+    hand_chroma: tuple[float, ...]
+    hand_scale: tuple[float, ...]
+    hand_distance: float
+    hand_min_brightness: float
     cast_iterations: int
     cast_prior_weight: float
     calibrated_prior_weight: float

@@ -193,7 +193,8 @@ def spot_features(samples: SpotSamples, cfg: BoardConfig) -> dict[str, NDArray[n
     -------
     dict
         ``x`` (5, 5, 3): log spot colour over the local board brightness; ``e`` (5, 5, 3): log spot
-        colour minus log local board colour; ``bg_dev`` (5, 5, 4): distance of each board patch from
+        colour minus log local board colour; ``g`` (5, 5, 3): log spot colour minus the board's
+        typical colour; ``bg_dev`` (5, 5, 4): distance of each board patch from
         the board's typical colour.
     """
     eps = cfg.eps
@@ -207,7 +208,7 @@ def spot_features(samples: SpotSamples, cfg: BoardConfig) -> dict[str, NDArray[n
     d = bg - glob
     w = cfg.luma_weight
     bg_dev = np.sqrt((chroma(d) ** 2).sum(-1) + (w * d.mean(-1)) ** 2)
-    return {"x": x, "e": e, "bg_dev": bg_dev}
+    return {"x": x, "e": e, "g": inner - glob, "bg_dev": bg_dev}
 
 
 def sector_deviation(samples: SpotSamples, cfg: BoardConfig,
