@@ -123,7 +123,10 @@ def test_live_demo_table_shows_cards_and_a_score(server: str, page: Any) -> None
     assert "demo table" in page.inner_text("#camera-status-text")
     # The demo plays on: the next confirmed board change is judged by the rules.
     page.wait_for_selector("#live-verdicts .verdict-line")
-    assert re.search(r"Splendor Duel board: (legal|illegal|not judged)", page.inner_text("#live-verdicts"))
+    assert re.search(
+        r"(Splendor Duel board|Silver & Gold, seat \d+): (legal|illegal|not judged)",
+        page.inner_text("#live-verdicts"),
+    )
     shot(page, "live-table")
     page.set_viewport_size({"width": 390, "height": 844})  # a phone on the same network
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
