@@ -38,6 +38,9 @@ class GridConfig:
     side_weight: float
     min_coverage: float
     cell_side_cover: float
+    coverage_weight: float
+    max_checked: int
+    alternatives: int
     max_candidates: int
 
 
@@ -219,7 +222,14 @@ def _lattice_coverage(hm: NDArray[np.float32], vm: NDArray[np.float32], xs: NDAr
 
 
 def locate_grid(face: NDArray[np.uint8], px_per_mm: float, config: GridConfig | None = None) -> Grid | None:
-    """Find the grid on an upright face.
+    """Find the grid on an upright face: the best of :func:`locate_grids`, or ``None``."""
+    found = locate_grids(face, px_per_mm, config, limit=1)
+    return found[0] if found else None
+
+
+def locate_grids(face: NDArray[np.uint8], px_per_mm: float, config: GridConfig | None = None,
+                 limit: int = 1) -> list[Grid]:
+    """The most likely grids on an upright face, best first (at most ``limit``).
 
     Parameters
     ----------
@@ -228,10 +238,13 @@ def locate_grid(face: NDArray[np.uint8], px_per_mm: float, config: GridConfig | 
     px_per_mm : float
         Face scale.
 
+    limit : int
+        How many alternative lattices to return (identification may pick among them).
+
     Returns
     -------
-    Grid or None
-        ``None`` when no square lattice of at least ``min_lines`` lines on each axis is seen.
+    list of Grid
+        Empty when no square lattice of at least ``min_lines`` lines on each axis is seen.
     """
     cfg = config or default_config()
     h, w = face.shape[:2]
@@ -257,16 +270,17 @@ def locate_grid(face: NDArray[np.uint8], px_per_mm: float, config: GridConfig | 
             cov = _lattice_coverage(hm, vm, xs, ys, cfg.line_on)
             if cov.min() < cfg.min_coverage:
                 continue
-            scored.append((nx + ny + float(cov.mean()), xs, ys))
+            scored.append((nx + ny + cfg.coverage_weight * float(cov.mean()), xs, ys))
     scored.sort(key=lambda t: -t[0])
-    # the catalog grids are cropped to their cells: every row and column holds a whole cell
+    # the catalog grids are cropped to their cells: every row and column holds a whole cell;
+    # when no lattice passes, the best-covered one still lets identification try
+    whole = [(xs, ys) for _, xs, ys in scored[:cfg.max_checked]
+             if _rows_and_cols_hold_cells(hm, vm, xs, ys, cfg)][:limit]
+    if whole:
+        return [_cells(face, hmap, vmap, xs, ys, cfg) for xs, ys in whole]
     if not scored:
-        return None
-    # (when none passes, the best-covered lattice still lets identification try)
-    chosen = next(((xs, ys) for _, xs, ys in scored if _rows_and_cols_hold_cells(hm, vm, xs, ys, cfg)), None)
-    whole = chosen is not None
-    xs, ys = chosen if chosen is not None else scored[0][1:]
-    return dataclasses.replace(_cells(face, hmap, vmap, xs, ys, cfg), whole=whole)
+        return []
+    return [dataclasses.replace(_cells(face, hmap, vmap, scored[0][1], scored[0][2], cfg), whole=False)]
 
 
 def _cells(face: NDArray[np.uint8], hmap: NDArray[np.float32], vmap: NDArray[np.float32],

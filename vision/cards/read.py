@@ -82,11 +82,20 @@ def read_one(image: NDArray[np.uint8], quad: detect_mod.CardQuad, catalog: Catal
         return CardReading(None, None, 0.0, _quad(quad.corners), (), (), False, True)
     face = rectify_mod.rectify(image, quad.corners, cfg.rectify)
     ppm = cfg.rectify.px_per_mm
-    grid = grid_mod.locate_grid(face.image, ppm, cfg.grid)
-    if grid is None:
+    grids = grid_mod.locate_grids(face.image, ppm, cfg.grid, limit=cfg.grid.alternatives)
+    if not grids:
         return None
-    obs = identify_mod.observe(face.image, grid, ppm, cfg.identify)
-    ident = identify_mod.identify(obs, catalog, cfg.identify)
+    # the catalog settles between alternative lattices: keep the one it recognises best
+    best: tuple[tuple[bool, float], grid_mod.Grid, identify_mod.Observation,
+               identify_mod.Identity] | None = None
+    for g in grids:
+        o = identify_mod.observe(face.image, g, ppm, cfg.identify)
+        i = identify_mod.identify(o, catalog, cfg.identify)
+        key = (i.card is not None, i.score + i.margin)
+        if best is None or key > best[0]:
+            best = (key, g, o, i)
+    assert best is not None
+    _, grid, obs, ident = best
     if ident.card is None and not grid.whole:
         return None  # neither a clear grid nor a known card: not a map card
     if ident.card is not None:
