@@ -181,14 +181,22 @@ def _top(runs: list[tuple[int, float, float, NDArray[np.float64]]], prof: NDArra
 
 def _profile_along(m: NDArray[np.float32], at: float, a: float, b: float,
                    horizontal: bool) -> NDArray[np.float32]:
-    """Line strength along the segment ``a..b`` at ``at`` (a row when ``horizontal``), the best of
-    a 5-pixel band across it."""
+    """Line strength along the segment ``a..b`` at ``at`` (a row when ``horizontal``) of a map
+    already widened across the line (see :func:`_widen`)."""
     f = round(at)
-    lo, hi = round(a), round(b)
-    band = m[max(0, f - 2):f + 3, lo:hi] if horizontal else m[lo:hi, max(0, f - 2):f + 3]
-    if band.size == 0:
-        return np.zeros(1, np.float32)
-    return band.max(axis=0 if horizontal else 1)
+    lo, hi = max(0, round(a)), round(b)
+    if horizontal:
+        prof = m[f, lo:hi] if 0 <= f < m.shape[0] else m[:0, 0]
+    else:
+        prof = m[lo:hi, f] if 0 <= f < m.shape[1] else m[0, :0]
+    return prof if prof.size else np.zeros(1, np.float32)
+
+
+def _widen(hm: NDArray[np.float32], vm: NDArray[np.float32],
+           ) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
+    """The best of a 5-pixel band across each line: horizontal lines widened vertically and
+    vertical lines horizontally."""
+    return (cv2.dilate(hm, np.ones((5, 1), np.uint8)), cv2.dilate(vm, np.ones((1, 5), np.uint8)))
 
 
 def _rows_and_cols_hold_cells(hm: NDArray[np.float32], vm: NDArray[np.float32], xs: NDArray[np.float64],
@@ -259,6 +267,7 @@ def locate_grids(face: NDArray[np.uint8], px_per_mm: float, config: GridConfig |
         mm[:, w - inset:] = 0
     yprof = hm.mean(axis=1).astype(np.float64)
     xprof = vm.mean(axis=0).astype(np.float64)
+    hm, vm = _widen(hm, vm)
     lo, hi = cfg.cell_mm_range[0] * px_per_mm, cfg.cell_mm_range[1] * px_per_mm
     yruns = _top(_pick(_runs(*_peaks(yprof, cfg.peak_rel), lo, hi, cfg), cfg), yprof, cfg.max_candidates)
     xruns = _top(_pick(_runs(*_peaks(xprof, cfg.peak_rel), lo, hi, cfg), cfg), xprof, cfg.max_candidates)
