@@ -187,13 +187,15 @@ def classify(samples: SpotSamples, model: TokenModel, cfg: BoardConfig) -> Class
     conf = np.zeros(25)
     covered = (bg_dev > cfg.background_shift_max).sum(-1) >= 2
     g = f["g"].reshape(25, 3)
-    flat = texture < cfg.empty_texture_max
+    # log colours of dark spots are noisy: their distances count for less
+    calm = np.clip(samples.inner.reshape(25, 3).mean(-1) / cfg.dark_reference, 1.0 / cfg.dark_tolerance, 1.0)
+    flat = texture * calm < cfg.empty_texture_max
     # an empty spot also looks like the board as a whole (a hand over a spot and its corners
     # looks like its surroundings, but not like the board)
-    boardlike = np.sqrt((chroma(g) ** 2).sum(-1)) < cfg.empty_global_distance
+    boardlike = np.sqrt((chroma(g) ** 2).sum(-1)) * calm < cfg.empty_global_distance
 
     def dist(v: NDArray[np.float64]) -> NDArray[np.float64]:
-        return np.sqrt((chroma(v) ** 2).sum(-1) + (w * v.mean(-1)) ** 2)
+        return np.sqrt((chroma(v) ** 2).sum(-1) + (w * v.mean(-1)) ** 2) * calm
 
     if model.empty is not None:
         d_empty = dist(e - np.asarray(model.empty))

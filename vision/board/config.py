@@ -69,6 +69,7 @@ class BoardConfig:
     dark_floor: float
     dark_reference: float
     dark_chroma_weight: float
+    dark_tolerance: float
     background_shift_max: float
     background_luma_shift_max: float
     empty_distance: float
