@@ -401,6 +401,18 @@ def get_session(session_id: int) -> Response:
     return jsonify(store().get_session(session_id))
 
 
+@bp.get("/sessions/<int:session_id>/sheets")
+def session_sheets(session_id: int) -> Response:
+    """Silver & Gold: each player's coins, palms and trophies replayed from the recorded verdicts and
+    corrections, trophies claimed by the rules in turn order (see :mod:`webui.sheets`)."""
+    from webui.sheets import silver_gold_sheets
+
+    session = store().get_session(session_id)
+    if session["game"] != "silver-gold":
+        raise InvalidField("game", f"session {session_id} plays {session['game']!r}: no score sheets")
+    return jsonify(silver_gold_sheets(session))
+
+
 def _state_field(data: Mapping[str, Any]) -> Mapping[str, Any] | None:
     state = data.get("state")
     if state is not None and not isinstance(state, Mapping):

@@ -33,7 +33,9 @@ __all__ = [
     "PlayerMove",
     "PlayerState",
     "ScoreSheet",
+    "TrophyClaims",
     "apply_turn",
+    "claim_trophies",
     "new_game",
     "state_from_json",
     "state_to_json",
@@ -224,6 +226,72 @@ def _mark(state: GameState, shape: Shape,
     return players, events
 
 
+@dataclass(frozen=True)
+class TrophyClaims:
+    """What :func:`claim_trophies` decided, per player in the order given.
+
+    Attributes
+    ----------
+    trophies : tuple of tuple of int
+        The trophy values each player claims now.
+    unrewarded : tuple of int
+        Coin rows each player completed when no trophy was left (they earn nothing).
+    rows_scored : tuple of int
+        Completed coin rows scored so far, after these claims.
+    trophies_left : tuple of int
+        The values still on the round card, highest first.
+    """
+
+    trophies: tuple[tuple[int, ...], ...]
+    unrewarded: tuple[int, ...]
+    rows_scored: tuple[int, ...]
+    trophies_left: tuple[int, ...]
+
+
+def claim_trophies(trophies_left: Iterable[int], rows_scored: Sequence[int], coins: Sequence[int],
+                   rules: Rules | None = None) -> TrophyClaims:
+    """Claim trophies for newly completed coin rows, in turn order.
+
+    Parameters
+    ----------
+    trophies_left : iterable of int
+        The values not yet crossed on the round card (any order; the highest is claimed first).
+    rows_scored : sequence of int
+        For each player in turn order (the start player first), the coin rows already scored.
+    coins : sequence of int
+        For each player in the same order, the coin boxes crossed now.
+    rules : Rules, optional
+
+    Returns
+    -------
+    TrophyClaims
+        Each player claims the highest trophy left for each coin row completed since
+        ``rows_scored``; a row completed when the track is empty earns nothing.
+
+    Raises
+    ------
+    InvalidInput
+        For lists of different lengths or numbers out of range.
+    """
+    rules = rules or load_rules()
+    if len(rows_scored) != len(coins):
+        raise InvalidInput("rows_scored", f"{len(rows_scored)} values for {len(coins)} players")
+    track = sorted((fields.integer(v, "trophies_left", low=0) for v in trophies_left), reverse=True)
+    claimed: list[tuple[int, ...]] = []
+    unrewarded: list[int] = []
+    scored: list[int] = []
+    for i, (done, boxes) in enumerate(zip(rows_scored, coins, strict=True)):
+        boxes = fields.integer(boxes, f"coins[{i}]", 0, rules.coin_boxes)
+        rows = boxes // rules.coins_per_row
+        done = fields.integer(done, f"rows_scored[{i}]", 0, rules.coin_rows)
+        new = track[:max(0, rows - done)]
+        del track[:len(new)]
+        claimed.append(tuple(new))
+        unrewarded.append(max(0, rows - done) - len(new))
+        scored.append(max(rows, done))
+    return TrophyClaims(tuple(claimed), tuple(unrewarded), tuple(scored), tuple(track))
+
+
 def _draw(pile: list[Card], display: list[Card], choice: str, where: str) -> Card:
     if choice == DECK:
         if not pile:
@@ -265,21 +333,18 @@ def apply_turn(state: GameState, shape: Shape, moves: Sequence[PlayerMove]) -> G
     if len(moves) != len(state.players):
         raise InvalidInput("moves", f"{len(moves)} moves for {len(state.players)} players")
     players, events = _mark(state, shape, moves)
-    track = list(state.trophies_left)
+    order = state.turn_order
+    claims = claim_trophies(state.trophies_left, [players[i].sheet.rows_scored for i in order],
+                            [players[i].sheet.coins for i in order], rules)
     display = list(state.display)
     pile = list(state.deck)
-    for i in state.turn_order:
+    for k, i in enumerate(order):
         player, move, where = players[i], moves[i], f"moves[{i}]"
-        sheet = player.sheet
-        rows = sheet.coins // rules.coins_per_row
-        for _ in range(sheet.rows_scored, rows):
-            if track:
-                value = track.pop(0)
-                sheet = replace(sheet, trophies=(*sheet.trophies, value))
-                events.append(f"{player.name} completes a coin row and claims trophy {value}")
-            else:
-                events.append(f"{player.name} completes a coin row; no trophy is left")
-        sheet = replace(sheet, rows_scored=rows)
+        for value in claims.trophies[k]:
+            events.append(f"{player.name} completes a coin row and claims trophy {value}")
+        events.extend([f"{player.name} completes a coin row; no trophy is left"] * claims.unrewarded[k])
+        sheet = replace(player.sheet, trophies=(*player.sheet.trophies, *claims.trophies[k]),
+                        rows_scored=claims.rows_scored[k])
         done = [a for a in player.active if a.complete]
         keep = [a for a in player.active if not a.complete]
         if len(move.take) > len(done):
@@ -306,7 +371,7 @@ def apply_turn(state: GameState, shape: Shape, moves: Sequence[PlayerMove]) -> G
     if turn > rules.turns_per_round:
         turn, rnd = 1, rnd + 1
     return replace(state, players=tuple(players), display=tuple(display), deck=tuple(pile),
-                   trophies_left=tuple(track), start_player=(state.start_player + 1) % len(players),
+                   trophies_left=claims.trophies_left, start_player=(state.start_player + 1) % len(players),
                    round=rnd, turn=turn, events=tuple(events))
 
 

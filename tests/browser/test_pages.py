@@ -200,6 +200,7 @@ def test_silver_gold_turns_are_judged(server: str, page: Any) -> None:
     assert "Legal" in page.inner_text("#verdict") and "coin" in page.inner_text("#verdict")
     ann = page.locator(".player[data-seat='1']")
     assert ann.locator("input[aria-label='Ann coins']").input_value() == "1"
+    assert page.inner_text("#trophies-left") == "6, 5, 4, 3, 2, 1"
     for cell in ("1,0", "2,2", "3,1"):
         ann.locator(f".mapcard[data-card=t4] [aria-label='cell {cell}']").click()
     ann.locator(".check-turn").click()

@@ -24,6 +24,7 @@ from scoring.silver_gold import (
     PlayerMove,
     ScoreSheet,
     apply_turn,
+    claim_trophies,
     final_standings,
     legal_placements,
     load_catalog,
@@ -90,6 +91,20 @@ def test_trophies_are_claimed_in_turn_order_from_the_start_player() -> None:
         assert {p.name: p.sheet.trophies for p in s.players} == expected
         assert s.trophies_left == (4, 3, 2, 1)
         assert s.start_player == 1 - first
+
+
+def test_claim_trophies_in_the_order_given() -> None:
+    claims = claim_trophies([4, 6, 5], [0, 1, 0], [8, 4, 3])
+    assert claims.trophies == ((6, 5), (), ())
+    assert claims.rows_scored == (2, 1, 0) and claims.unrewarded == (0, 0, 0)
+    assert claims.trophies_left == (4,)
+    claims = claim_trophies([2], [0, 0], [4, 4])
+    assert claims.trophies == ((2,), ()) and claims.unrewarded == (0, 1) and claims.trophies_left == ()
+    assert claim_trophies([3], [1], [2]).rows_scored == (1,)  # rows already scored stay scored
+    with pytest.raises(InvalidInput, match="coins"):
+        claim_trophies([6], [0], [13])
+    with pytest.raises(InvalidInput, match="rows_scored"):
+        claim_trophies([6], [0, 0], [4])
 
 
 def test_a_row_completed_after_the_trophies_ran_out_earns_nothing() -> None:

@@ -259,3 +259,41 @@ def test_server_sent_events(app: Flask, helpers: Any) -> None:
     assert event["event"]["kind"] == "setup"
     res.close()
     assert app.extensions["goldtable.capture"].hub.listeners == 0
+
+
+def test_silver_gold_sheets_claim_trophies_in_turn_order(client: FlaskClient, helpers: Any) -> None:
+    s = helpers.session(client)
+    url = f"/api/sessions/{s['id']}"
+    seats = [p["seat"] for p in s["players"]]
+    start = next(p["seat"] for p in s["players"] if p["start_player"])
+    other = next(seat for seat in seats if seat != start)
+    assert client.get(f"{url}/sheets").json["turn"] == 0
+    one_cell = {"game": "silver-gold", "shape": "e1", "coins": 3,
+                "cards": [{"id": "t4", "before": [], "after": [[0, 1]]}]}  # (0,1) of t4 is a coin
+    for seat in seats:
+        fix = {"seat": seat, "set": {"coins": 3}}
+        res = client.post(f"{url}/events", json={"kind": "correction", "payload": fix})
+        assert res.status_code == 200
+    client.post(f"{url}/events", json={"kind": "note", "payload": {"expedition": "e1"}})
+    # the second seat's verdict is recorded first; the start player still claims the higher trophy
+    for seat in (other, start):
+        res = client.post(f"{url}/turns", json={"check": one_cell, "seat": seat})
+        assert res.json["verdict"]["legal"] is True and res.json["verdict"]["coins"] == 1
+    sheets = client.get(f"{url}/sheets").json
+    assert sheets["turn"] == 1 and sheets["start_seat"] == start
+    assert sheets["players"][str(start)]["trophies"] == [6]
+    assert sheets["players"][str(other)]["trophies"] == [5]
+    assert sheets["players"][str(start)]["coins"] == 4 and sheets["trophies_left"] == [4, 3, 2, 1]
+    # a hand correction gives the trophy back to the track
+    fix = {"seat": other, "set": {"trophies": []}}
+    client.post(f"{url}/events", json={"kind": "correction", "payload": fix})
+    sheets = client.get(f"{url}/sheets").json
+    assert sheets["players"][str(other)]["trophies"] == [] and sheets["trophies_left"] == [5, 4, 3, 2, 1]
+    # a second expedition note before any verdict corrects the expedition; it is not a new turn
+    client.post(f"{url}/events", json={"kind": "note", "payload": {"expedition": "e2"}})
+    client.post(f"{url}/events", json={"kind": "note", "payload": {"expedition": "e3"}})
+    sheets = client.get(f"{url}/sheets").json
+    assert sheets["turn"] == 2 and sheets["start_seat"] == other
+    pad = helpers.session(client, "fools-gold")
+    assert client.get(f"/api/sessions/{pad['id']}/sheets").status_code == 400
+    assert client.get("/api/sessions/999/sheets").status_code == 404

@@ -1,6 +1,7 @@
 // Silver & Gold game page. The game's state is replayed from the session's recorded events, so a
 // reload or a server restart shows exactly what was stored. Every verdict comes from the rules
-// through POST /api/sessions/<id>/turns; this script only shows and collects.
+// through POST /api/sessions/<id>/turns; coins, palms and trophies (claimed in turn order from the
+// start player) come from GET /api/sessions/<id>/sheets. This script only shows and collects.
 "use strict";
 (async function () {
   const session = gt.readJSON("session-data");
@@ -11,6 +12,7 @@
   const SYMBOLS = { C: "●", P: "♣", X: "✚" };
   let catalog = {};        // card id -> {colour, points, rows}
   let state = null;
+  let sheets = null;       // the server's score sheets: {turn, start_seat, trophies_left, players: {seat: {...}}}
   const pending = {};      // seat -> [Set("r,c"), Set("r,c")]: the marks now on the cards
   const illegal = {};      // seat -> Set("id:r,c") of the last illegal turn's new cells
   let live = null;
@@ -41,15 +43,24 @@
         (pl.input.cards || []).forEach((c, i) => {
           if (i < 2) p.cards[i] = { id: c.id, marks: v.legal ? c.after : c.before };
         });
-        if (v.legal) {
-          p.coins = Math.min(12, p.coins + (Number(v.coins) || 0));
-          p.palms = p.palms.concat(Array.isArray(v.palms) ? v.palms : []).slice(0, 4);
-        }
         s.turns.push({ seq: e.seq, seat: pl.seat, name: p.name, verdict: v, input: pl.input });
       }
       if (e.kind === "finish") s.finished = pl.result;
     }
+    for (const [seat, sheet] of Object.entries((sheets && sheets.players) || {})) {
+      const p = s.players[seat];
+      if (p) { p.coins = sheet.coins; p.palms = sheet.palms; p.trophies = sheet.trophies; }
+    }
+    if (sheets) { s.turnNumber = sheets.turn; s.startSeat = sheets.start_seat; s.trophiesLeft = sheets.trophies_left; }
     return s;
+  }
+
+  // The score sheets are the rules' business: fetched from the server after every change.
+  async function refresh() {
+    try {
+      sheets = await gt.api("GET", "/api/sessions/" + session.id + "/sheets");
+    } catch (e) { /* keep the last sheets */ }
+    state = replay(session.events);
   }
 
   function resetPending(seat) {
@@ -65,7 +76,7 @@
   async function record(kind, payload) {
     const ev = await post("/api/sessions/" + session.id + "/events", { kind: kind, payload: payload });
     session.events.push(ev);
-    state = replay(session.events);
+    await refresh();
     render();
     return ev;
   }
@@ -78,9 +89,12 @@
       box.append(gt.el("button", { type: "button", class: state.expedition === id ? "on" : null, "data-shape": id,
         onclick: () => record("note", { expedition: id, source: "tap" }) }, id + " · " + label));
     }
-    const round = Math.max(1, Math.ceil(state.expeditions / 7));
+    const played = state.turnNumber !== undefined ? state.turnNumber : state.expeditions;
+    const round = Math.max(1, Math.ceil(played / 7));
     document.getElementById("round").textContent = String(Math.min(4, round));
-    document.getElementById("turn").textContent = String(Math.max(1, ((state.expeditions - 1) % 7) + 1));
+    document.getElementById("turn").textContent = String(Math.max(1, ((played - 1) % 7) + 1));
+    const left = document.getElementById("trophies-left");
+    if (left) left.textContent = state.trophiesLeft ? (listText(state.trophiesLeft) || "none") : "?";
   }
 
   // -- players ---------------------------------------------------------------------------------
@@ -149,7 +163,8 @@
       const num = (label, value, onchange) => gt.el("label", {}, label + " ",
         gt.el("input", { value: String(value), class: "num", "aria-label": p.name + " " + label, onchange: onchange }));
       box.append(gt.el("div", { class: "player", "data-seat": String(seat) },
-        gt.el("h3", {}, p.name + " (seat " + seat + ")" + (p.start ? " · start player" : "")),
+        gt.el("h3", {}, p.name + " (seat " + seat + ")" +
+          ((state.startSeat !== undefined ? String(state.startSeat) === String(seat) : p.start) ? " · start player" : "")),
         cards,
         gt.el("div", {},
           gt.el("button", { type: "button", class: "check-turn", onclick: () => checkTurn(seat) }, "Check turn"),
@@ -188,6 +203,7 @@
     try {
       const res = await post("/api/sessions/" + session.id + "/turns", { check: doc, seat: seat });
       session.events.push(res.event);
+      await refresh();
       const v = res.verdict;
       illegal[seat] = new Set();
       if (!v.legal) {
@@ -196,7 +212,6 @@
           for (const cell of c.after) if (!before.has(key(cell))) illegal[seat].add(c.id + ":" + key(cell));
         }
       }
-      state = replay(session.events);
       if (v.legal) resetPending(seat);
       box.className = "verdict " + (v.legal ? "legal" : "illegal");
       box.textContent = p.name + " — " + verdictText(v);
@@ -340,7 +355,7 @@
     for (const c of data.cards) catalog[c.id] = c;
     catalog.__expeditions = data.expeditions.map((e) => [e.id, e.name]);
   } catch (e) { /* without the table the grids are plain 4x4 */ }
-  state = replay(session.events);
+  await refresh();
   const palmsInput = gt.el("label", {}, "Palm trees on the display's face-up cards: ",
     gt.el("input", { id: "display-palms", class: "num", type: "number", min: "0", value: "0" }));
   document.getElementById("expeditions").before(palmsInput);
