@@ -20,7 +20,7 @@ from flask import Blueprint, Response, current_app, jsonify, request, stream_wit
 from scoring.errors import InvalidInput, ScoringError
 from vision.errors import ImageError, VisionError
 from webui import InvalidField, NotFound, Settings, WebUIError
-from webui.capture import Capture
+from webui.capture import Capture, scaled_profile
 from webui.store import Store
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -114,7 +114,8 @@ def run_analysis(data: bytes, game: str) -> dict[str, Any]:
     from webui.commands.look import _to_original
 
     decoded = decode_image(data)
-    scene = analyze(decoded.image, game, None, capture().profile)
+    height, width = decoded.image.shape[:2]
+    scene = analyze(decoded.image, game, None, scaled_profile(capture().profile, (width, height)))
     out: dict[str, Any] = _to_original(scene, decoded.scale, decoded.original_size).to_json(game)
     return out
 

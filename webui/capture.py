@@ -28,7 +28,8 @@ from numpy.typing import NDArray
 
 from webui import Settings
 
-__all__ = ["DEMO_BANNER", "Capture", "EventHub", "LiveReading", "ReaderLike", "probe_source"]
+__all__ = ["DEMO_BANNER", "Capture", "EventHub", "FrameProfile", "LiveReading", "ReaderLike", "probe_source",
+           "scaled_profile"]
 
 DEMO_BANNER = "Demo table — no camera found"
 
@@ -88,11 +89,48 @@ class _TrackReader:
 SeatOf = Callable[[tuple[float, float]], "str | None"]
 
 
+def scaled_profile(profile: Any, size: tuple[int, int]) -> Any:
+    """``profile`` for images of ``size`` (width, height): :meth:`calibration.profile.Profile.scaled_to`
+    when the profile offers it (its homography and seat zones refer to the calibration photo's
+    pixels), else the profile unchanged."""
+    scaled_to = getattr(profile, "scaled_to", None)
+    if profile is None or not callable(scaled_to):
+        return profile
+    return scaled_to((int(size[0]), int(size[1])))
+
+
+class FrameProfile:
+    """The calibration profile scaled to the frames being read: frames of another size than the
+    calibration photo (a lower stream resolution, a resized upload) get the profile's homography
+    and seat zones scaled to them. Scaled copies are kept per frame size.
+    """
+
+    def __init__(self, profile: Any) -> None:
+        self.profile = profile
+        self._scaled: dict[tuple[int, int], Any] = {}
+        self._current = profile
+
+    def for_image(self, image: NDArray[np.uint8]) -> Any:
+        """The profile for a BGR ``uint8`` ``(H, W, 3)`` image (it becomes the current one)."""
+        size = (int(image.shape[1]), int(image.shape[0]))
+        if size not in self._scaled:
+            self._scaled[size] = scaled_profile(self.profile, size)
+        self._current = self._scaled[size]
+        return self._current
+
+    def seat_of(self, point: tuple[float, float]) -> str | None:
+        """The seat zone holding ``point`` (pixels of the last image given to :meth:`for_image`)."""
+        seat_of = getattr(self._current, "seat_of", None)
+        return seat_of(point) if callable(seat_of) else None
+
+
 def seat_function(spec: str | int | None, profile: Any) -> SeatOf | None:
     """Who sits where: the profile's seat zones, else the demo table's halves, else nobody."""
-    seat_of = getattr(profile, "seat_of", None)
-    if callable(seat_of):
-        return seat_of  # type: ignore[no-any-return]
+    if isinstance(profile, FrameProfile):
+        if callable(getattr(profile.profile, "seat_of", None)):
+            return profile.seat_of
+    elif callable(getattr(profile, "seat_of", None)):
+        return profile.seat_of  # type: ignore[no-any-return]
     text = str(spec).strip().lower() if spec is not None else ""
     if text == "demo" or text.startswith("demo:"):
         seed = text[5:] if text.startswith("demo:") else "0"
@@ -109,12 +147,16 @@ def seat_function(spec: str | int | None, profile: Any) -> SeatOf | None:
 def default_reader(game: str, profile: Any, settings: Settings, seat_of: SeatOf | None = None) -> ReaderLike:
     """The live reader: :class:`vision.track.LiveReader` (full reading on settled changes) feeding a
     :class:`vision.track.Tracker`; ``seat_of(point)`` tells the tracker whose card is whose.
+
+    ``profile`` may be a :class:`FrameProfile`: each frame is then read with the profile scaled to
+    its size.
     """
     from vision.analyze import analyze
     from vision.track import LiveReader, Tracker
 
     def analyze_fn(image: NDArray[np.uint8]) -> Any:
-        return analyze(image, game, None, profile)
+        used = profile.for_image(image) if isinstance(profile, FrameProfile) else profile
+        return analyze(image, game, None, used)
 
     return _TrackReader(LiveReader(analyze_fn, Tracker(seat_of=seat_of)))
 
@@ -254,8 +296,7 @@ class Capture:
         self.demo_fallback = demo_fallback
         self.hub = hub or EventHub(settings.sse_queue_size)
         self._source_factory = source_factory
-        self._reader_factory = reader_factory or (
-            lambda: default_reader(game, profile, settings, seat_function(spec, profile)))
+        self._reader_factory = reader_factory or self._default_reader
         self._cond = threading.Condition()
         self._lock = threading.Lock()
         self._thread: threading.Thread | None = None
@@ -269,6 +310,10 @@ class Capture:
         self._state = "idle" if spec is not None else "none"
         self._message = "starts when a page is opened" if spec is not None else "no server-side camera"
         self._source_status: dict[str, Any] | None = None
+
+    def _default_reader(self) -> ReaderLike:
+        frames = FrameProfile(self.profile)
+        return default_reader(self.game, frames, self.settings, seat_function(self.spec, frames))
 
     # -- clients ----------------------------------------------------------------------------------
 

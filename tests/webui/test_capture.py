@@ -154,3 +154,39 @@ def test_a_reconnecting_source_reports_its_retries(helpers: Any, rng: np.random.
         assert "no such device" in cap.status()["text"]
     finally:
         cap.stop()
+
+
+def test_a_calibrated_profile_is_scaled_to_the_frame_size(helpers: Any, rng: np.random.Generator,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    import vision.analyze
+    from calibration.profile import Profile
+    from calibration.zones import SeatZones
+    from vision.types import SceneReading
+    from webui.capture import FrameProfile
+
+    # calibrated on 128x96 photos; the fake source sends 64x48 frames
+    seats = SeatZones.from_json({"Ann": [[0, 0], [64, 0], [64, 96], [0, 96]],
+                                 "Bob": [[64, 0], [128, 0], [128, 96], [64, 96]]})
+    profile = Profile(name="kitchen", image_size=(128, 96),
+                      image_to_table=((2.0, 0.0, 0.0), (0.0, 2.0, 0.0), (0.0, 0.0, 1.0)), seats=seats)
+    used: list[Any] = []
+
+    def fake_analyze(image: NDArray[np.uint8], game: str, catalog: Any, prof: Any) -> SceneReading:
+        used.append(prof)
+        return SceneReading(width=image.shape[1], height=image.shape[0])
+
+    monkeypatch.setattr(vision.analyze, "analyze", fake_analyze)
+    settings = load_settings({"idle_timeout_s": 5.0, "backoff_initial_s": 0.05, "backoff_max_s": 0.2})
+    cap = Capture("fake", settings, profile=profile, source_factory=lambda: helpers.source(rng))
+    try:
+        cap.touch()
+        assert wait_for(lambda: bool(used))
+    finally:
+        cap.stop()
+    assert used[0].image_size == (64, 48)
+    assert np.allclose(used[0].to_table([[32.0, 24.0]]), profile.to_table([[64.0, 48.0]]))
+    frames = FrameProfile(profile)
+    frames.for_image(np.zeros((48, 64, 3), np.uint8))
+    assert frames.seat_of((40.0, 10.0)) == "Bob" and profile.seat_of((40.0, 10.0)) == "Ann"
+    assert frames.for_image(np.zeros((96, 128, 3), np.uint8)) is profile
+    assert FrameProfile(None).for_image(np.zeros((4, 4, 3), np.uint8)) is None
