@@ -11,12 +11,18 @@ from webui.commands._common import BadInput, echo_json, friendly_errors
 
 
 def _auto_profile_factory() -> Any:
+    """``profile_for(conditions, rng)``: the sheet calibration only; map cards need no token model,
+    so no board is rendered and enrolled."""
     try:
         from calibration.bench import profile_for_conditions
     except ImportError as exc:
         raise BadInput("--profile auto needs calibration.bench.profile_for_conditions, which is not "
                        "available in this installation") from exc
-    return profile_for_conditions
+
+    def profile_for(conditions: Any, rng: Any) -> Any:
+        return profile_for_conditions(conditions, rng, tokens=False)
+
+    return profile_for
 
 
 @click.command("silver-gold")
