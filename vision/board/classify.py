@@ -228,7 +228,12 @@ def classify(samples: SpotSamples, model: TokenModel, cfg: BoardConfig) -> Class
     # that of a white token
     white = means[list(model.kinds).index("W")] if "W" in model.kinds else np.zeros(3)
     sector_dev = sector_deviation(samples, cfg, np.exp(chroma(shift + white))).reshape(25)
-    part = sector_dev > cfg.sector_spread_max
+    # ... by a hand when a deviating part looks like skin, by anything when the parts differ a lot
+    sec = samples.sectors.reshape(25, -1, 3)
+    sec_hand = _hand_distance(chroma(np.log(sec + cfg.eps) - shift - white).reshape(-1, 3), cfg)
+    skin = ((sec_hand.reshape(sec.shape[:2]) < cfg.hand_distance * cfg.hand_sector_slack)
+            & (sec.mean(-1) >= cfg.hand_min_brightness)).any(axis=1)
+    part = ((sector_dev > cfg.sector_spread_max) & skin) | (sector_dev > cfg.sector_spread_hard)
     letters[part] = "?"
     conf[part] = 0.0
     tokens &= ~part

@@ -65,6 +65,7 @@ class BoardConfig:
     luma_weight: float
     reject_distance: float
     sector_spread_max: float
+    sector_spread_hard: float
     neutral_chroma: float
     dark_floor: float
     dark_reference: float
@@ -82,6 +83,7 @@ class BoardConfig:
     hand_scale: tuple[float, ...]
     hand_distance: float
     hand_min_brightness: float
+    hand_sector_slack: float
     cast_iterations: int
     cast_prior_weight: float
     calibrated_prior_weight: float
