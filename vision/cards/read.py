@@ -97,7 +97,11 @@ def read_one(image: NDArray[np.uint8], quad: detect_mod.CardQuad, catalog: Catal
     assert best is not None
     _, grid, obs, ident = best
     if ident.card is None and not grid.whole:
-        return None  # neither a clear grid nor a known card: not a map card
+        # a card with faint lattice lines but neither a clear grid nor a known layout: report it
+        # as unknown, every position uncertain, no mark claimed
+        cells = tuple((int(r), int(c)) for r in range(grid.shape[0]) for c in range(grid.shape[1]))
+        return CardReading(None, obs.colour, 0.0, _quad(face.corners), (), cells, False, False,
+                           0, grid.shape, _quad(_grid_box(grid, face.to_face)))
     if ident.card is not None:
         printed = ident.card.grid(ident.rotation)
     else:
