@@ -196,3 +196,21 @@ def test_realtime_frames_keep_the_clock_pace_for_a_slow_consumer(demo: DemoTable
     idx = [f.index for f in seen]
     assert idx == sorted(set(idx)) and idx[-1] >= 8
     assert all(f.timestamp == pytest.approx(f.index / 50) for f in seen)
+
+
+def test_seat_two_faces_its_cards_and_hands_float_above_the_table(demo: DemoTable) -> None:
+    import dataclasses
+
+    truth = demo.truth_at(1.0)
+    for cid, quad in truth.card_quads.items():
+        tl, _, br, _ = quad
+        turned = truth.state.card(cid).seat == "2"
+        # a card turned to face seat 2 (at the top edge) has its top-left corner at the bottom right
+        assert (tl[1] > br[1] and tl[0] > br[0]) == turned, (cid, quad)
+    t = 0.0
+    while demo.truth_at(t).covered is None:
+        t += 0.05
+    flat = DemoTable(7, size=SMALL, config=dataclasses.replace(demo.config, hand_height_mm=0.0))
+    lifted, lying = demo.image_at(t, noisy=False), flat.image_at(t, noisy=False)
+    assert demo.config.hand_height_mm > 0
+    assert cv2.absdiff(lifted, lying).max() > 20  # the shadow moves away from the hand

@@ -64,11 +64,13 @@ class DemoConfig:
     card_mm: tuple[float, float]
     card_slots_mm: tuple[tuple[float, float], ...]
     slot_seats: tuple[str, ...]
+    turned_seats: tuple[str, ...]
     expedition_mm: tuple[float, float]
     expedition_at_mm: tuple[float, float]
     board_mm: float
     board_at_mm: tuple[float, float]
     hand_mm: tuple[float, float]
+    hand_height_mm: float
     step_seconds: float
     first_step_seconds: float
     hand_every: int
@@ -91,7 +93,8 @@ def demo_config() -> DemoConfig:
     cfg = load_config("demo", DemoConfig)
     slots = tuple((float(x), float(y)) for x, y in cfg.card_slots_mm)
     pens = tuple((str(seat), str(kind), str(ink)) for seat, kind, ink in cfg.mark_styles)
-    return replace(cfg, card_slots_mm=slots, mark_styles=pens)
+    return replace(cfg, card_slots_mm=slots, mark_styles=pens,
+                   turned_seats=tuple(str(seat) for seat in cfg.turned_seats))
 
 
 @dataclass(frozen=True)
@@ -384,8 +387,13 @@ class DemoTable:
         return (a, b, c, d)
 
     def _card_corners_mm(self, slot: int) -> tuple[tuple[float, float], ...]:
+        """Where the card's TL, TR, BR, BL corners lie; a seat in ``turned_seats`` sits across the
+        table and turns its cards to face it (rotated 180 degrees)."""
         x, y = self.config.card_slots_mm[slot]
-        return _rect(x, y, *self.config.card_mm)
+        tl, tr, br, bl = _rect(x, y, *self.config.card_mm)
+        if self.config.slot_seats[slot] in self.config.turned_seats:
+            return (br, bl, tl, tr)
+        return (tl, tr, br, bl)
 
     def _board_corners_mm(self) -> tuple[tuple[float, float], ...]:
         x, y = self.config.board_at_mm
@@ -570,7 +578,7 @@ class DemoTable:
                                            glossy=False))
         if state.hand is not None:
             placements.append(camera.Placement(hand_face, self._hand_corners_mm(state.hand, state),
-                                               glossy=False))
+                                               glossy=False, height_mm=self.config.hand_height_mm))
         photo = camera.photograph(placements, self.conditions, self._rng(seg.game, 5), table=table)
         return photo.image
 
