@@ -152,8 +152,12 @@ def _candidates(edges: NDArray[np.uint8], cfg: DetectConfig) -> list[tuple[NDArr
     contours, _ = cv2.findContours(edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_NONE)
     outer, _ = cv2.findContours(edges, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     out = []
+    min_area = cfg.min_area_frac * size[0] * size[1]
     for cnt in list(contours) + list(outer):
         if len(cnt) < 20:
+            continue
+        _, _, bw, bh = cv2.boundingRect(cnt)
+        if bw * bh < min_area:
             continue
         area = cv2.contourArea(cnt)
         cand = _shape_ok(cnt, cfg, size)
