@@ -27,6 +27,7 @@ class GridConfig:
     run_mm: float
     cell_mm_range: tuple[float, float]
     spacing_tol: float
+    axis_ratio_tol: float
     peak_rel: float
     min_lines: int
     max_lines: int
@@ -274,7 +275,7 @@ def locate_grids(face: NDArray[np.uint8], px_per_mm: float, config: GridConfig |
     scored: list[tuple[float, NDArray[np.float64], NDArray[np.float64]]] = []
     for ny, _, dy, ys in yruns:
         for nx, _, dx, xs in xruns:
-            if abs(dx - dy) > cfg.spacing_tol * max(dx, dy):
+            if abs(dx - dy) > cfg.axis_ratio_tol * max(dx, dy):
                 continue
             cov = _lattice_coverage(hm, vm, xs, ys, cfg.line_on)
             if cov.min() < cfg.min_coverage:
