@@ -61,6 +61,8 @@ class Settings:
     history_page_size: int
     camera_probe_s: float
     demo_seed: int
+    live_verdicts_kept: int
+    live_new_board_fraction: float
     bgg_ids: Mapping[str, int | None] = field(default_factory=dict)
     game_names: Mapping[str, str] = field(default_factory=dict)
 

@@ -310,6 +310,12 @@ class Capture:
         self._state = "idle" if spec is not None else "none"
         self._message = "starts when a page is opened" if spec is not None else "no server-side camera"
         self._source_status: dict[str, Any] | None = None
+        self._judge = self._new_judge()
+
+    def _new_judge(self) -> Any:
+        from webui.live_judge import LiveJudge
+
+        return LiveJudge(self.settings.live_verdicts_kept, self.settings.live_new_board_fraction)
 
     def _default_reader(self) -> ReaderLike:
         frames = FrameProfile(self.profile)
@@ -357,9 +363,10 @@ class Capture:
         return self._jpeg
 
     def reading(self) -> dict[str, Any]:
-        """The latest stable table state and the capture status, as JSON."""
+        """The latest stable table state, the recent live verdicts (oldest first, see
+        :class:`webui.live_judge.LiveJudge`) and the capture status, as JSON."""
         self.touch()
-        return {"state": self._reading.state, "status": self.status()}
+        return {"state": self._reading.state, "verdicts": list(self._judge.recent), "status": self.status()}
 
     def status(self) -> dict[str, Any]:
         src = self._source
@@ -419,6 +426,7 @@ class Capture:
             self._state, self._message = "starting", "opening the source"
             try:
                 reader = self._reader_factory()
+                self._judge = self._new_judge()
                 self._source = self._open()
                 for frame in self._source.frames():
                     self._handle(frame, reader)
@@ -463,6 +471,13 @@ class Capture:
             self._reading = live
         for event in live.events:
             self.hub.publish({"type": "table", "event": event})
+        try:
+            verdicts = self._judge.feed(live.events, live.state) if live.state is not None else []
+        except Exception as exc:  # a judging bug must not stop the live view
+            verdicts = []
+            self._message = f"judge unavailable: {type(exc).__name__}: {exc}"
+        for verdict in verdicts:
+            self.hub.publish({"type": "verdict", "verdict": verdict})
         try:
             shown = draw_overlays(image, self._reading.scene)
         except Exception:  # a drawing bug must not stop the live view

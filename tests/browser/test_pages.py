@@ -124,7 +124,7 @@ def test_live_demo_table_shows_cards_and_a_score(server: str, page: Any) -> None
     # The demo plays on: the next confirmed board change is judged by the rules.
     page.wait_for_selector("#live-verdicts .verdict-line")
     assert re.search(
-        r"(Splendor Duel board|Silver & Gold, seat \d+): (legal|illegal|not judged)",
+        r"(Splendor Duel board|Silver & Gold, seat \d+ \(e\d\)): (legal|illegal|not judged)",
         page.inner_text("#live-verdicts"),
     )
     shot(page, "live-table")

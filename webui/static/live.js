@@ -53,63 +53,40 @@
     showScore(reading);
   }
 
-  // Live verdicts: each confirmed change of the stable state goes to the rules (POST /api/check).
+  // Live verdicts: the server judges each confirmed change with the rules, in the order the
+  // changes happened (webui.live_judge); a turn re-judged later replaces its earlier line.
   const verdictBox = document.getElementById("live-verdicts");
-  let previous = null;
-  let placeholder = true;
+  let shownKey = null;
 
-  function addVerdict(who, v) {
-    if (placeholder) { gt.clear(verdictBox); placeholder = false; }
-    // legal === null: the rules refused the reading itself (e.g. a misread token), so no verdict.
-    const text = v.legal === null ? "not judged" : v.legal ? "legal" : "illegal";
-    const detail = v.reason || (v.shape_card ? "shape on " + v.shape_card + " " + gt.cellsText(v.shape_cells) : "");
-    const cls = v.legal === null ? "muted" : v.legal ? "ok" : "bad";
-    verdictBox.prepend(gt.el("li", { class: "verdict-line " + cls },
-      new Date().toLocaleTimeString() + " " + who + ": " + text + (detail ? " — " + detail : "")));
-    while (verdictBox.children.length > 30) verdictBox.removeChild(verdictBox.lastChild);
+  function verdictLine(item) {
+    const v = item.verdict || {};
+    // legal === null: not judged (the rules refused the reading, or the board was set up anew).
+    const text = v.legal === null || v.legal === undefined ? "not judged" : v.legal ? "legal" : "illegal";
+    const detail = v.reason || (v.shape_card ? "shape on " + v.shape_card + " " + gt.cellsText(v.shape_cells) :
+      v.action ? v.action + " " + gt.cellsText(v.cells) : "");
+    const cls = v.legal === null || v.legal === undefined ? "muted" : v.legal ? "ok" : "bad";
+    const shape = item.input && item.input.shape ? " (" + item.input.shape + ")" : "";
+    return gt.el("li", { class: "verdict-line " + cls, "data-key": item.key },
+      "t=" + Number(item.t).toFixed(1) + "s " + item.who + shape + ": " + text + (detail ? " — " + detail : ""));
   }
 
-  async function judgeChanges(state) {
-    const before = previous;
-    previous = state;
-    if (!before) return;
-    const oldBoard = gt.boardCells(before);
-    const newBoard = gt.boardCells(state);
-    if (oldBoard && newBoard && JSON.stringify(oldBoard) !== JSON.stringify(newBoard)) {
-      try {
-        addVerdict("Splendor Duel board", await gt.api("POST", "/api/check",
-          { game: "splendor-duel", before: oldBoard, after: newBoard }));
-      } catch (e) { addVerdict("Splendor Duel board", { legal: null, reason: e.message }); }
-    }
-    const shape = gt.expeditionId(state) || gt.expeditionId(before);
-    if (!shape || !state.cards) return;
-    const old = new Map((before.cards || []).filter((c) => c.id).map((c) => [c.id, c]));
-    const seats = new Map();
-    for (const c of state.cards) {
-      if (!c.id || !old.has(c.id)) continue;
-      const seat = c.seat === null || c.seat === undefined ? "table" : String(c.seat);
-      if (!seats.has(seat)) seats.set(seat, { changed: false, cards: [] });
-      const group = seats.get(seat);
-      const was = old.get(c.id).marked || [];
-      if ((c.marked || []).length !== was.length) group.changed = true;
-      group.cards.push({ id: c.id, before: was, after: c.marked || [] });
-    }
-    for (const [seat, group] of seats) {
-      if (!group.changed) continue;
-      const cards = group.cards.filter((c) => c.after.length !== c.before.length)
-        .concat(group.cards.filter((c) => c.after.length === c.before.length)).slice(0, 2);
-      const who = seat === "table" ? "Silver & Gold" : "Silver & Gold, seat " + seat;
-      try {
-        addVerdict(who, await gt.api("POST", "/api/check", { game: "silver-gold", shape: shape, cards: cards }));
-      } catch (e) { addVerdict(who, { legal: null, reason: e.message }); }
-    }
+  function showVerdicts(items) {
+    if (!verdictBox || !items || !items.length) return;
+    const key = items.map((i) => i.seq).join(",");
+    if (key === shownKey) return;
+    shownKey = key;
+    const latest = new Map();
+    for (const item of items) latest.set(item.key, item);
+    gt.clear(verdictBox);
+    for (const item of [...latest.values()].sort((a, b) => b.seq - a.seq)) verdictBox.append(verdictLine(item));
   }
 
   async function poll() {
     try {
       const live = await gt.api("GET", "/api/live");
       gt.updateStatus(live.status);
-      if (live.state) { show(live.state); judgeChanges(live.state); }
+      if (live.state) show(live.state);
+      showVerdicts(live.verdicts);
     } catch (e) { /* the status line says when the server is gone */ }
   }
 
