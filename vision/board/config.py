@@ -53,6 +53,7 @@ class BoardConfig:
     ring_samples: int
     min_grid_score: float
     inner_frac: float
+    inner_percentile: float
     texture_blur: float
     corner_patch_frac: float
     sector_count: int

@@ -155,7 +155,7 @@ def sample_spots(rect: NDArray[np.uint8], grid: Grid, cfg: BoardConfig) -> SpotS
     xi = np.clip(centres[:, 0:1] + dx[None, :], 0, size - 1)
     yi = np.clip(centres[:, 1:2] + dy[None, :], 0, size - 1)
     px = img[yi, xi]  # (25, P, 3)
-    inner = np.median(px, axis=1)
+    inner = np.percentile(px, cfg.inner_percentile, axis=1)
     sectors = np.einsum("npc,ps->nsc", px, onehot)
     q25, q75 = np.percentile(luma[yi, xi], [25, 75], axis=1)
     texture = q75 - q25
