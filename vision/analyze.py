@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Callable
 from typing import Any, Literal
@@ -10,7 +11,9 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.profile import ProfileLike
-from vision.types import BoardReading, CardReading, ExpeditionReading, SceneReading
+from vision.types import BoardReading, CardReading, ExpeditionReading, Quad, SceneReading
+
+__all__ = ["GAMES", "Game", "analyze", "scale_reading"]
 
 Game = Literal["auto", "silver-gold", "splendor-duel"]
 GAMES: tuple[str, ...] = ("auto", "silver-gold", "splendor-duel")
@@ -67,3 +70,45 @@ def analyze(
         elapsed_ms=(time.perf_counter() - t0) * 1000.0,
         stage_ms=stage_ms,
     )
+
+
+def _scale_quad(quad: Quad, scale: float) -> Quad:
+    a, b, c, d = (((x + 0.5) * scale - 0.5, (y + 0.5) * scale - 0.5) for x, y in quad)
+    return (a, b, c, d)
+
+
+def scale_reading(reading: SceneReading, scale: float, original_size: tuple[int, int]) -> SceneReading:
+    """The reading with every position in the pixels of the original image.
+
+    Use it when the image was read at a reduced size (:func:`vision.imageio.decode_image` decodes
+    large photos downscaled): corners of the cards, their printed grids, the expedition card and
+    the board are mapped pixel centre to pixel centre.
+
+    Parameters
+    ----------
+    reading : SceneReading
+        A reading of the reduced image.
+    scale : float
+        Original pixels per reduced pixel (``DecodedImage.scale``; 1 for no change).
+    original_size : (width, height)
+        The original image's size, which becomes the reading's ``width`` and ``height``.
+
+    Raises
+    ------
+    ValueError
+        For a scale or size that is not positive.
+    """
+    if not scale > 0 or original_size[0] <= 0 or original_size[1] <= 0:
+        raise ValueError(f"scale_reading: scale {scale!r} and size {original_size!r} must be positive")
+    cards = tuple(dataclasses.replace(c, corners=_scale_quad(c.corners, scale),
+                                      grid_corners=None if c.grid_corners is None
+                                      else _scale_quad(c.grid_corners, scale))
+                  for c in reading.cards)
+    exp = reading.expedition
+    if exp is not None:
+        exp = dataclasses.replace(exp, corners=_scale_quad(exp.corners, scale))
+    board = reading.board
+    if board is not None:
+        board = dataclasses.replace(board, corners=_scale_quad(board.corners, scale))
+    return dataclasses.replace(reading, width=int(original_size[0]), height=int(original_size[1]),
+                               cards=cards, expedition=exp, board=board)

@@ -109,14 +109,13 @@ def uploaded_image() -> bytes:
 def run_analysis(data: bytes, game: str) -> dict[str, Any]:
     """Decode and read one image; the JSON of ``goldtable analyze`` (positions in the pixels of
     the uploaded photo, also when it was decoded at a reduced size)."""
-    from vision.analyze import analyze
+    from vision.analyze import analyze, scale_reading
     from vision.imageio import decode_image
-    from webui.commands.look import _to_original
 
     decoded = decode_image(data)
     height, width = decoded.image.shape[:2]
     scene = analyze(decoded.image, game, None, scaled_profile(capture().profile, (width, height)))
-    out: dict[str, Any] = _to_original(scene, decoded.scale, decoded.original_size).to_json(game)
+    out: dict[str, Any] = scale_reading(scene, decoded.scale, decoded.original_size).to_json(game)
     return out
 
 

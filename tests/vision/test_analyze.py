@@ -1,0 +1,42 @@
+"""vision.analyze.scale_reading: positions back in the original image's pixels."""
+
+from __future__ import annotations
+
+import pytest
+
+from vision.analyze import scale_reading
+from vision.types import BoardReading, CardReading, ExpeditionReading, SceneReading
+
+QUAD = ((10.0, 20.0), (40.0, 20.0), (40.0, 60.0), (10.0, 60.0))
+
+
+def _reading() -> SceneReading:
+    card = CardReading(id="t4", colour="green", confidence=0.9, corners=QUAD, marked=((0, 1),), uncertain=(),
+                       complete=False, partial=False, grid_corners=QUAD)
+    bare = CardReading(id=None, colour=None, confidence=0.2, corners=QUAD, marked=(), uncertain=(),
+                       complete=False, partial=True)
+    exp = ExpeditionReading("e2", 0.8, QUAD, ((0, 0), (0, 1), (0, 2)))
+    board = BoardReading(QUAD, ("WUGRK",) * 5, ((1.0,) * 5,) * 5)
+    return SceneReading(width=80, height=60, cards=(card, bare), expedition=exp, board=board, elapsed_ms=5.0)
+
+
+def test_positions_map_pixel_centre_to_pixel_centre() -> None:
+    scaled = scale_reading(_reading(), 2.0, (160, 120))
+    assert (scaled.width, scaled.height) == (160, 120)
+    want = ((20.5, 40.5), (80.5, 40.5), (80.5, 120.5), (20.5, 120.5))
+    assert scaled.cards[0].corners == want and scaled.cards[0].grid_corners == want
+    assert scaled.cards[1].corners == want and scaled.cards[1].grid_corners is None
+    assert scaled.expedition is not None and scaled.expedition.corners == want
+    assert scaled.board is not None and scaled.board.corners == want
+    # everything that is not a position stays as read
+    assert scaled.cards[0].marked == ((0, 1),) and scaled.board.cells == ("WUGRK",) * 5
+    assert scaled.expedition.cells == ((0, 0), (0, 1), (0, 2)) and scaled.elapsed_ms == 5.0
+    same = scale_reading(_reading(), 1.0, (80, 60))
+    assert same == _reading()
+
+
+def test_bad_scale_or_size() -> None:
+    with pytest.raises(ValueError, match="positive"):
+        scale_reading(_reading(), 0.0, (80, 60))
+    with pytest.raises(ValueError, match="positive"):
+        scale_reading(_reading(), 1.0, (0, 60))
