@@ -245,7 +245,7 @@ def draw_token(img: NDArray[np.uint8], centre: NDArray[np.float64], r: float, ki
         col *= (1.0 + 0.22 * np.sin(lin * 2.6))[..., None]
     elif kind == "P":
         iri = np.stack([np.sin(lin * 2.0), np.sin(lin * 2.0 + 2.1), np.sin(lin * 2.0 + 4.2)], axis=-1)
-        col += 10.0 * iri
+        col += 6.0 * iri
     else:
         col *= (1.0 + 0.05 * lin)[..., None]
     # emblem: a faceted gem in a shade of the token colour
