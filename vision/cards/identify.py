@@ -33,6 +33,7 @@ class IdentifyConfig:
     w_colour: float
     min_layout: float
     min_margin: float
+    min_turn_margin: float
     grey_chroma: float
     hue_width: float
     frame_band_mm: tuple[float, float]
@@ -64,7 +65,9 @@ class Observation:
 @dataclass(frozen=True)
 class Identity:
     """The match: ``card`` is ``None`` when unknown. ``rotation`` is the number of clockwise
-    quarter turns from the catalog grid to the printed grid."""
+    quarter turns from the catalog grid to the printed grid; ``rival_turns`` are other turns of
+    the same card that fit nearly as well (cells whose reading depends on the turn are in doubt).
+    ``best`` is the best candidate even when it was not accepted."""
 
     card: CatalogCard | None
     rotation: int
@@ -72,6 +75,7 @@ class Identity:
     score: float
     margin: float = 0.0
     best: CatalogCard | None = None
+    rival_turns: tuple[int, ...] = ()
 
 
 def _hue_deg(a: NDArray[np.float32], b: NDArray[np.float32]) -> NDArray[np.float32]:
@@ -164,6 +168,7 @@ def identify(obs: Observation, catalog: Catalog, config: IdentifyConfig | None =
     shape = obs.presence.shape
     wsum = cfg.w_layout + cfg.w_symbol + cfg.w_colour
     best: dict[str, tuple[float, int, CatalogCard, float]] = {}
+    turns: dict[str, list[tuple[float, int]]] = {}
     evidence = _symbol_evidence(obs.symbols)
     for card, k, cell, onehot in _variants(catalog.cards):
         if cell.shape != shape:
@@ -172,6 +177,7 @@ def identify(obs: Observation, catalog: Catalog, config: IdentifyConfig | None =
         symbols = float((evidence * onehot).sum() / max(1.0, cell.sum()))
         score = (cfg.w_layout * layout + cfg.w_symbol * symbols
                  + cfg.w_colour * float(obs.colour_scores.get(card.colour, 0.0))) / wsum
+        turns.setdefault(card.id, []).append((score, k))
         if card.id not in best or score > best[card.id][0]:
             best[card.id] = (score, k, card, layout)
     if not best:
@@ -184,4 +190,6 @@ def identify(obs: Observation, catalog: Catalog, config: IdentifyConfig | None =
     conf = float(np.clip(min(above, margin / (3.0 * cfg.min_margin)), 0.0, 1.0))
     if top_layout < cfg.min_layout or margin < cfg.min_margin:
         return Identity(None, 0, conf, top_score, margin, top_card)
-    return Identity(top_card, top_k, conf, top_score, margin, top_card)
+    # another quarter turn of the same card that fits almost as well: its cells are in doubt
+    close = tuple(k for sc, k in turns[top_card.id] if k != top_k and top_score - sc < cfg.min_turn_margin)
+    return Identity(top_card, top_k, conf, top_score, margin, top_card, close)

@@ -113,8 +113,16 @@ def read_one(image: NDArray[np.uint8], quad: detect_mod.CardQuad, catalog: Catal
     n_cells = int(np.sum(printed != "."))
     complete = ident.card is not None and len(marked) == n_cells
     if ident.card is not None:
-        marked = to_catalog_frame(marked, ident.card.shape, ident.rotation)
-        uncertain = to_catalog_frame(uncertain, ident.card.shape, ident.rotation)
+        marked_set = set(to_catalog_frame(marked, ident.card.shape, ident.rotation))
+        unsure = set(to_catalog_frame(uncertain, ident.card.shape, ident.rotation))
+        for k in ident.rival_turns:
+            # a rival turn of the same grid: cells it reads differently are uncertain (a
+            # symmetric grid reads alike under its turns)
+            mine, theirs = ident.card.grid(ident.rotation), ident.card.grid(k)
+            if theirs.shape == mine.shape and not np.array_equal(theirs, mine):
+                unsure |= marked_set ^ set(to_catalog_frame(marked, ident.card.shape, k))
+        marked = sorted(marked_set - unsure)
+        uncertain = sorted(unsure)
     colour = ident.card.colour if ident.card is not None else obs.colour
     return CardReading(
         id=ident.card.id if ident.card is not None else None,
