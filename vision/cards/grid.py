@@ -180,19 +180,6 @@ def _top(runs: list[tuple[int, float, float, NDArray[np.float64]]], prof: NDArra
     return ranked[:n]
 
 
-def _profile_along(m: NDArray[np.float32], at: float, a: float, b: float,
-                   horizontal: bool) -> NDArray[np.float32]:
-    """Line strength along the segment ``a..b`` at ``at`` (a row when ``horizontal``) of a map
-    already widened across the line (see :func:`_widen`)."""
-    f = round(at)
-    lo, hi = max(0, round(a)), round(b)
-    if horizontal:
-        prof = m[f, lo:hi] if 0 <= f < m.shape[0] else m[:0, 0]
-    else:
-        prof = m[lo:hi, f] if 0 <= f < m.shape[1] else m[0, :0]
-    return prof if prof.size else np.zeros(1, np.float32)
-
-
 def _widen(hm: NDArray[np.float32], vm: NDArray[np.float32],
            ) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
     """The best of a 5-pixel band across each line: horizontal lines widened vertically and
@@ -200,34 +187,47 @@ def _widen(hm: NDArray[np.float32], vm: NDArray[np.float32],
     return (cv2.dilate(hm, np.ones((5, 1), np.uint8)), cv2.dilate(vm, np.ones((1, 5), np.uint8)))
 
 
-def _rows_and_cols_hold_cells(hm: NDArray[np.float32], vm: NDArray[np.float32], xs: NDArray[np.float64],
-                              ys: NDArray[np.float64], cfg: GridConfig) -> bool:
-    """Whether every row and every column of the lattice has a position outlined on all sides."""
-    allp = ([_profile_along(hm, y, xs[0], xs[-1], True) for y in ys]
-            + [_profile_along(vm, x, ys[0], ys[-1], False) for x in xs])
-    thr = cfg.line_on * float(np.percentile(np.concatenate(allp), 75))
-    rows, cols = len(ys) - 1, len(xs) - 1
-    whole = np.zeros((rows, cols), bool)
-    for r in range(rows):
-        for c in range(cols):
-            sides = (_profile_along(hm, ys[r], xs[c], xs[c + 1], True),
-                     _profile_along(hm, ys[r + 1], xs[c], xs[c + 1], True),
-                     _profile_along(vm, xs[c], ys[r], ys[r + 1], False),
-                     _profile_along(vm, xs[c + 1], ys[r], ys[r + 1], False))
-            whole[r, c] = all(float(np.mean(p > thr)) >= cfg.cell_side_cover for p in sides)
-    return bool(whole.any(axis=1).all() and whole.any(axis=0).all())
+def _lattice_lines(hm: NDArray[np.float32], vm: NDArray[np.float32], xs: NDArray[np.float64],
+                   ys: NDArray[np.float64]) -> tuple[NDArray[np.float32], NDArray[np.float32],
+                                                      NDArray[np.int_], NDArray[np.int_]]:
+    """Line strength along every line of a lattice over its extent: ``(rows + 1, width)`` for the
+    horizontal lines and ``(cols + 1, height)`` for the vertical ones, plus the lattice's pixel
+    positions relative to its top-left corner."""
+    h, w = hm.shape
+    ix = np.round(xs).astype(int)
+    iy = np.round(ys).astype(int)
+    x0, x1 = max(0, ix[0]), min(w, max(ix[-1], ix[0] + 1))
+    y0, y1 = max(0, iy[0]), min(h, max(iy[-1], iy[0] + 1))
+    horiz = np.zeros((len(iy), max(1, x1 - x0)), np.float32)
+    vert = np.zeros((len(ix), max(1, y1 - y0)), np.float32)
+    ok_y = (iy >= 0) & (iy < h)
+    ok_x = (ix >= 0) & (ix < w)
+    if x1 > x0:
+        horiz[ok_y] = hm[iy[ok_y], x0:x1]
+    if y1 > y0:
+        vert[ok_x] = vm[y0:y1, ix[ok_x]].T
+    return horiz, vert, np.clip(ix - x0, 0, horiz.shape[1]), np.clip(iy - y0, 0, vert.shape[1])
 
 
-def _lattice_coverage(hm: NDArray[np.float32], vm: NDArray[np.float32], xs: NDArray[np.float64],
-                      ys: NDArray[np.float64], line_on: float) -> NDArray[np.float64]:
+def _lattice_evidence(hm: NDArray[np.float32], vm: NDArray[np.float32], xs: NDArray[np.float64],
+                      ys: NDArray[np.float64], cfg: GridConfig) -> tuple[NDArray[np.float64], bool]:
     """For every line of a candidate lattice, the share of its length that carries an outline,
-    judged against the lattice's own typical line strength (OMR style)."""
-    profiles = ([_profile_along(hm, y, xs[0], xs[-1], True) for y in ys]
-                + [_profile_along(vm, x, ys[0], ys[-1], False) for x in xs])
-    level = float(np.percentile(np.concatenate(profiles), 75))
+    judged against the lattice's own typical line strength (OMR style); and whether every row
+    and every column holds a position outlined on all four sides."""
+    horiz, vert, px, py = _lattice_lines(hm, vm, xs, ys)
+    level = float(np.percentile(np.concatenate([horiz.ravel(), vert.ravel()]), 75))
     if level <= 0:
-        return np.zeros(len(profiles))
-    return np.array([float(np.mean(p > line_on * level)) for p in profiles])
+        return np.zeros(len(xs) + len(ys)), False
+    on_h = horiz > cfg.line_on * level
+    on_v = vert > cfg.line_on * level
+    cov = np.concatenate([on_h.mean(axis=1), on_v.mean(axis=1)])
+    ch = np.concatenate([np.zeros((on_h.shape[0], 1)), np.cumsum(on_h, axis=1)], axis=1)
+    cv = np.concatenate([np.zeros((on_v.shape[0], 1)), np.cumsum(on_v, axis=1)], axis=1)
+    seg_h = (ch[:, px[1:]] - ch[:, px[:-1]]) / np.maximum(px[1:] - px[:-1], 1)  # (rows + 1, cols)
+    seg_v = (cv[:, py[1:]] - cv[:, py[:-1]]) / np.maximum(py[1:] - py[:-1], 1)  # (cols + 1, rows)
+    weakest = np.minimum.reduce([seg_h[:-1], seg_h[1:], seg_v[:-1].T, seg_v[1:].T])
+    whole = weakest >= cfg.cell_side_cover
+    return cov, bool(whole.any(axis=1).all() and whole.any(axis=0).all())
 
 
 def locate_grid(face: NDArray[np.uint8], px_per_mm: float, config: GridConfig | None = None) -> Grid | None:
@@ -272,20 +272,19 @@ def locate_grids(face: NDArray[np.uint8], px_per_mm: float, config: GridConfig |
     lo, hi = cfg.cell_mm_range[0] * px_per_mm, cfg.cell_mm_range[1] * px_per_mm
     yruns = _top(_pick(_runs(*_peaks(yprof, cfg.peak_rel), lo, hi, cfg), cfg), yprof, cfg.max_candidates)
     xruns = _top(_pick(_runs(*_peaks(xprof, cfg.peak_rel), lo, hi, cfg), cfg), xprof, cfg.max_candidates)
-    scored: list[tuple[float, NDArray[np.float64], NDArray[np.float64]]] = []
+    scored: list[tuple[float, NDArray[np.float64], NDArray[np.float64], bool]] = []
     for ny, _, dy, ys in yruns:
         for nx, _, dx, xs in xruns:
             if abs(dx - dy) > cfg.axis_ratio_tol * max(dx, dy):
                 continue
-            cov = _lattice_coverage(hm, vm, xs, ys, cfg.line_on)
+            cov, full = _lattice_evidence(hm, vm, xs, ys, cfg)
             if cov.min() < cfg.min_coverage:
                 continue
-            scored.append((nx + ny + cfg.coverage_weight * float(cov.mean()), xs, ys))
+            scored.append((nx + ny + cfg.coverage_weight * float(cov.mean()), xs, ys, full))
     scored.sort(key=lambda t: -t[0])
     # the catalog grids are cropped to their cells: every row and column holds a whole cell;
     # when no lattice passes, the best-covered one still lets identification try
-    whole = [(xs, ys) for _, xs, ys in scored[:cfg.max_checked]
-             if _rows_and_cols_hold_cells(hm, vm, xs, ys, cfg)][:limit]
+    whole = [(xs, ys) for _, xs, ys, full in scored[:cfg.max_checked] if full][:limit]
     if whole:
         return [_cells(face, hmap, vmap, xs, ys, cfg) for xs, ys in whole]
     if not scored:
