@@ -94,9 +94,11 @@ def _refine(contour: NDArray[np.float64], quad: NDArray[np.float64]) -> NDArray[
 
 
 def _edges(small: NDArray[np.uint8], blur_sigma: float, low: float, high: float,
-           dilate_px: int) -> NDArray[np.uint8]:
-    blur = cv2.GaussianBlur(small, (0, 0), blur_sigma)
-    edges = cv2.Canny(blur, low, high, L2gradient=True)
+           dilate_px: int, canny: NDArray[np.uint8] | None = None) -> NDArray[np.uint8]:
+    """Edge map of one pass (``canny``: this pass's Canny output when already computed)."""
+    if canny is None:
+        canny = cv2.Canny(cv2.GaussianBlur(small, (0, 0), blur_sigma), low, high, L2gradient=True)
+    edges = canny.copy()
     if dilate_px > 0:
         k = cv2.getStructuringElement(cv2.MORPH_RECT, (2 * dilate_px + 1, 2 * dilate_px + 1))
         edges = cv2.dilate(edges, k)
@@ -226,6 +228,7 @@ def detect(image: NDArray[np.uint8], config: DetectConfig | None = None) -> tupl
     h, w = image.shape[:2]
     per_pass: list[list[tuple[NDArray[np.float64], bool, float]]] = []
     scaled: dict[int, tuple[float, NDArray[np.uint8]]] = {}
+    cannies: dict[tuple[int, float, float, float], NDArray[np.uint8]] = {}
     for max_side, blur, low, high, dilate in cfg.passes:
         f = min(1.0, max_side / max(h, w))
         key = round(f * 1000)
@@ -233,7 +236,10 @@ def detect(image: NDArray[np.uint8], config: DetectConfig | None = None) -> tupl
             scaled[key] = (f, image if f >= 1.0 else cv2.resize(image, (round(w * f), round(h * f)),
                                                                 interpolation=cv2.INTER_AREA))
         small = scaled[key][1]
-        edges = _edges(small, blur, low, high, int(dilate))
+        ckey = (key, blur, low, high)
+        if ckey not in cannies:  # passes that differ only in dilation share their edges
+            cannies[ckey] = cv2.Canny(cv2.GaussianBlur(small, (0, 0), blur), low, high, L2gradient=True)
+        edges = _edges(small, blur, low, high, int(dilate), cannies[ckey])
         per_pass.append([((quad + 0.5) / f - 0.5, is_partial, area / (f * f))
                          for quad, is_partial, area in _candidates(edges, cfg)])
     full_all = [c for cands in per_pass for c in cands if not c[1]]

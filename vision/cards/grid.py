@@ -215,7 +215,8 @@ def _lattice_evidence(hm: NDArray[np.float32], vm: NDArray[np.float32], xs: NDAr
     judged against the lattice's own typical line strength (OMR style); and whether every row
     and every column holds a position outlined on all four sides."""
     horiz, vert, px, py = _lattice_lines(hm, vm, xs, ys)
-    level = float(np.percentile(np.concatenate([horiz.ravel(), vert.ravel()]), 75))
+    both = np.concatenate([horiz.ravel(), vert.ravel()])
+    level = float(np.partition(both, (3 * len(both)) // 4)[(3 * len(both)) // 4])  # upper quartile
     if level <= 0:
         return np.zeros(len(xs) + len(ys)), False
     on_h = horiz > cfg.line_on * level
