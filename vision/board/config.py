@@ -39,6 +39,7 @@ class BoardConfig:
     max_side_ratio: float
     min_corner_angle_deg: float
     max_skew_deg: float
+    parallel_sigma_deg: float
     rect_size: int
     refine_frac: float
     refine_sigma: float
@@ -51,7 +52,8 @@ class BoardConfig:
     offset_frac: tuple[float, ...]
     radius_fracs: tuple[float, ...]
     ring_samples: int
-    min_grid_score: float
+    min_grid_quality: float
+    good_grid_quality: float
     inner_frac: float
     inner_percentile: float
     texture_blur: float

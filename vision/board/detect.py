@@ -163,7 +163,13 @@ def _quad_from_lines(lines: tuple[_Line, ...], cfg: BoardConfig) -> tuple[NDArra
     support = [min(1.0, order[(i + 1) % 4].length / sides[i]) for i in range(4)]
     if min(support) < cfg.min_side_support:
         return None
-    return quad, float(np.mean(support))
+    # opposite sides of the board are nearly parallel in a photo from above; a quad closed by a
+    # table seam or a card edge seldom is
+    unit = edge / sides[:, None]
+    skew = [abs(float(unit[i, 0] * unit[i + 2, 1] - unit[i, 1] * unit[i + 2, 0])) for i in (0, 1)]
+    sigma = math.sin(math.radians(cfg.parallel_sigma_deg))
+    parallel = math.exp(-(skew[0] ** 2 + skew[1] ** 2) / (2 * sigma * sigma))
+    return quad, float(np.mean(support)) * parallel
 
 
 def _side_combinations(lines: list[_Line], cfg: BoardConfig,

@@ -67,14 +67,15 @@ def locate(image: NDArray[np.uint8], config: BoardConfig | None = None) -> Locat
             corners = refine_corners(img, coarse, cfg)
             rect, _ = rectify(img, corners, cfg.rect_size)
             grid = fit_grid(rect, cfg)
-            if grid.score >= cfg.min_grid_score:
+            if grid.quality >= cfg.min_grid_quality:
                 fits.append(Located(corners, rect, grid))
-        if fits:
+        # a weak lattice may sit in a wrong quadrilateral: try the next edge pass too
+        if fits and max(f.grid.quality for f in fits) >= cfg.good_grid_quality:
             break
     if not fits:
         return None
-    best = max(f.grid.score for f in fits)
-    return next(f for f in fits if f.grid.score >= _SAME_BOARD * best)
+    best = max(f.grid.quality for f in fits)
+    return next(f for f in fits if f.grid.quality >= _SAME_BOARD * best)
 
 
 def token_model_of(profile: ProfileLike | None) -> TokenModel:

@@ -24,13 +24,15 @@ class Grid:
 
     ``centres`` is ``(5, 5, 2)`` float64 ``(x, y)`` in rectified pixels, ``[row, col]``;
     ``pitch`` and ``radius`` (a spot's radius) are in rectified pixels; ``score`` is the mean
-    radial edge strength on the rings (higher is more board-like).
+    radial edge strength on the rings (higher is more board-like) and ``quality`` the same over
+    the mean edge strength of the whole rectified board (independent of light and contrast).
     """
 
     centres: NDArray[np.float64]
     pitch: float
     radius: float
     score: float
+    quality: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -116,7 +118,8 @@ def fit_grid(rect: NDArray[np.uint8], cfg: BoardConfig) -> Grid:
     fine = np.arange(m - cfg.margin_step, m + cfg.margin_step + 1e-9, cfg.margin_step / 4)
     score, (m, ox, oy, f) = search([(float(mm), ox, oy) for mm in fine])
     centres, pitch = _lattice(size, m, ox, oy)
-    return Grid(centres=centres, pitch=pitch, radius=f * pitch, score=score)
+    contrast = float(np.mean(np.abs(gx)) + np.mean(np.abs(gy))) + 1e-6
+    return Grid(centres=centres, pitch=pitch, radius=f * pitch, score=score, quality=score / contrast)
 
 
 def _disc_offsets(radius: float) -> tuple[NDArray[np.int32], NDArray[np.int32], NDArray[np.float64]]:

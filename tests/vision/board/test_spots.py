@@ -23,7 +23,7 @@ def test_lattice_fits_the_printed_spots(style: str, rng: np.random.Generator) ->
     pitch = (face.spots[0, 1, 0] - face.spots[0, 0, 0]) * k
     assert np.abs(grid.centres - face.spots * k).max() < 0.12 * pitch
     assert abs(grid.pitch - pitch) < 0.05 * pitch
-    assert grid.score >= cfg.min_grid_score
+    assert grid.quality >= cfg.good_grid_quality
 
 
 def test_samples_have_documented_shapes_and_empty_spots_are_flat(rng: np.random.Generator) -> None:
