@@ -32,6 +32,8 @@ class BoardConfig:
     lines_per_direction: int
     min_segment_frac: float
     quads_per_contour: int
+    hull_eps_frac: float
+    hull_weight: float
     screen_size: int
     max_candidates: int
     max_screened: int

@@ -231,10 +231,8 @@ def find_candidates(image: NDArray[np.uint8], cfg: BoardConfig,
         if bw * bh < cfg.min_area_frac * area_img:
             continue
         lines = _line_groups(cnt, cfg, scale_px)
-        if len(lines) < 4:
-            continue
         quads: list[tuple[float, NDArray[np.float64]]] = []
-        for combo in _side_combinations(lines, cfg, scale_px):
+        for combo in _side_combinations(lines, cfg, scale_px) if len(lines) >= 4 else []:
             got = _quad_from_lines(combo, cfg)
             if got is None:
                 continue
@@ -242,6 +240,13 @@ def find_candidates(image: NDArray[np.uint8], cfg: BoardConfig,
             area = float(cv2.contourArea(quad.astype(np.float32)))
             if cfg.min_area_frac * area_img <= area <= cfg.max_area_frac * area_img:
                 quads.append((area * support, quad))
+        # the classic candidate too: the blob's convex hull when it simplifies to 4 corners
+        hull = cv2.convexHull(cnt)
+        approx = cv2.approxPolyDP(hull, cfg.hull_eps_frac * cv2.arcLength(hull, True), True)
+        if len(approx) == 4:
+            area = float(cv2.contourArea(approx))
+            if cfg.min_area_frac * area_img <= area <= cfg.max_area_frac * area_img:
+                quads.append((area * cfg.hull_weight, approx.reshape(4, 2).astype(np.float64)))
         quads.sort(key=lambda t: -t[0])
         found.extend(quads[: cfg.quads_per_contour])
     found.sort(key=lambda t: -t[0])
