@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 from pathlib import Path
 from typing import Any
 
@@ -11,25 +10,6 @@ import click
 from webui.commands._common import BadInput, echo_json, friendly_errors
 
 GAME_CHOICES = ("auto", "silver-gold", "splendor-duel")
-
-
-def _scale_quad(q: Any, s: float) -> Any:
-    if q is None:
-        return None
-    return tuple(((x + 0.5) * s - 0.5, (y + 0.5) * s - 0.5) for x, y in q)
-
-
-def _to_original(scene: Any, scale: float, size: tuple[int, int]) -> Any:
-    """The reading with every position in the original photo's pixels."""
-    cards = tuple(dataclasses.replace(c, corners=_scale_quad(c.corners, scale),
-                                      grid_corners=_scale_quad(c.grid_corners, scale)) for c in scene.cards)
-    exp = scene.expedition
-    if exp is not None:
-        exp = dataclasses.replace(exp, corners=_scale_quad(exp.corners, scale))
-    board = scene.board
-    if board is not None:
-        board = dataclasses.replace(board, corners=_scale_quad(board.corners, scale))
-    return dataclasses.replace(scene, width=size[0], height=size[1], cards=cards, expedition=exp, board=board)
 
 
 def _load_profile(arg: str) -> Any:
@@ -102,6 +82,7 @@ def analyze(photo: str, game: str, catalog_dir: str | None, profile_arg: str | N
             overlay: str | None) -> None:
     """Read the map cards, the expedition card and/or the token board in PHOTO."""
     from vision.analyze import analyze as run
+    from vision.analyze import scale_reading
     from vision.cards.catalog import load_catalog
     from vision.imageio import read_image
 
@@ -111,7 +92,7 @@ def analyze(photo: str, game: str, catalog_dir: str | None, profile_arg: str | N
     scene = run(decoded.image, game=game, catalog=catalog, profile=profile)
     if overlay:
         _overlay(decoded.image, scene, overlay)
-    scene = _to_original(scene, decoded.scale, decoded.original_size)
+    scene = scale_reading(scene, decoded.scale, decoded.original_size)
     if as_json:
         echo_json(scene.to_json(game))
     else:
