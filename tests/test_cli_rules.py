@@ -90,11 +90,15 @@ def test_bad_input_exits_2_with_one_line(args: list[str], stdin: str | None, mes
     assert "Traceback" not in result.output
 
 
-def test_check_template_round_trips() -> None:
-    shown = run(["check", "--template", "silver-gold"])
-    assert shown.exit_code == 0
+@pytest.mark.parametrize("game", ["silver-gold", "splendor-duel"])
+def test_check_template_round_trips(game: str) -> None:
+    shown = run(["check", "--template", game])
+    assert shown.exit_code == 0, shown.output
     out = json.loads(run(["check", "-"], stdin=shown.output).output)
     assert out["legal"] is True
+
+
+def test_check_template_refused_without_checker() -> None:
     refused = run(["check", "--template", "valdora"])
     assert refused.exit_code == 2 and "has no move checker" in refused.output
 

@@ -38,7 +38,7 @@ from scoring.splendor_duel.infer import infer_board_change
 from scoring.splendor_duel.rules import rules
 from scoring.splendor_duel.tokens import GEMS, TOKEN_ORDER, Token, Tokens, parse_colour
 
-__all__ = ["check", "parse_player_cards", "score", "template"]
+__all__ = ["check", "check_template", "parse_player_cards", "score", "template"]
 
 GAME = "splendor-duel"
 PLAYERS = (1, 2)
@@ -226,4 +226,14 @@ def template() -> dict[str, Any]:
              "royals": ["R2"]},
             {"name": "Bo", "cards": ["L1-12", "L2-09", "L3-13", "L1-20"], "royals": []},
         ],
+    }
+
+
+def check_template() -> dict[str, Any]:
+    """A filled example for ``check``: three blue tokens in a row (legal; the opponent takes a
+    privilege). Replace ``take`` with ``"before"``/``"after"`` boards to explain a change instead."""
+    return {
+        "game": GAME,
+        "board": ["WUGRK", "KPPYW", ".....", "UUU..", "GRKW."],
+        "take": [[3, 0], [3, 1], [3, 2]],
     }
