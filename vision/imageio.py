@@ -8,6 +8,7 @@ Large photos are decoded at a reduced scale (JPEG DCT scaling through OpenCV's
 from __future__ import annotations
 
 import io
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -59,8 +60,11 @@ def decode_image(data: bytes, config: ImageIOConfig | None = None) -> DecodedIma
     if len(data) > cfg.max_bytes:
         raise ImageError(f"the image is {len(data) / 1e6:.1f} MB; the limit is {cfg.max_bytes / 1e6:.0f} MB")
     try:
-        with Image.open(io.BytesIO(data)) as probe:
-            width, height = probe.size
+        with warnings.catch_warnings():
+            # The pixel count is checked against our own limit just below.
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            with Image.open(io.BytesIO(data)) as probe:
+                width, height = probe.size
     except Exception as exc:  # Pillow raises many types for bad data
         raise ImageError("the data is not a readable image") from exc
     if width <= 0 or height <= 0:

@@ -47,6 +47,18 @@ def test_large_photo_is_downscaled_with_scale_reported() -> None:
     assert ys.max() * decoded.scale == pytest.approx(300, abs=10)
 
 
+def test_phone_panorama_is_read_reduced() -> None:
+    """A 12000x9000 JPEG is decoded at a reduced scale, not as a 300 MB array."""
+    big = np.zeros((9000, 12000, 3), np.uint8)
+    big[::50] = 255
+    data = _encode(big, ".jpg")
+    del big
+    decoded = decode_image(data)
+    assert max(decoded.image.shape[:2]) == default_config().max_side
+    assert decoded.original_size == (12000, 9000)
+    assert decoded.scale == pytest.approx(12000 / decoded.image.shape[1])
+
+
 @pytest.mark.parametrize(
     ("data", "words"),
     [
