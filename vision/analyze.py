@@ -46,6 +46,7 @@ def analyze(
         A calibrated table; applied before reading.
     """
     from vision import board, cards
+    from vision.cards.detect import detect as detect_cards
 
     if game not in GAMES:
         raise ValueError(f"unknown game {game!r}")
@@ -56,8 +57,10 @@ def analyze(
     expedition: ExpeditionReading | None = None
     found_board: BoardReading | None = None
     if game in ("auto", "silver-gold"):
-        found = tuple(_timed(stage_ms, "cards", lambda: cards.read(prepared, catalog=catalog)))
-        expedition = _timed(stage_ms, "expedition", lambda: cards.read_expedition(prepared))
+        # one card detection serves the map cards and the expedition card
+        quads = _timed(stage_ms, "detect", lambda: detect_cards(prepared))
+        found = tuple(_timed(stage_ms, "cards", lambda: cards.read(prepared, catalog=catalog, quads=quads)))
+        expedition = _timed(stage_ms, "expedition", lambda: cards.read_expedition(prepared, quads=quads))
     if game in ("auto", "splendor-duel"):
         found_board = _timed(stage_ms, "board", lambda: board.read(prepared, profile=profile))
     h, w = image.shape[:2]

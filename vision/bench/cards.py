@@ -20,7 +20,8 @@ exact
 partial flagged
     matched cut cards reported as ``partial`` / matched cut cards.
 expedition
-    scenes whose uncut expedition card is read with the right id / such scenes.
+    scenes whose uncut expedition card is read with the right shape / such scenes (cards of equal
+    shape, e2/e3 and e4/e5, differ only in art).
 
 When a card's grid looks the same under a quarter or half turn, marks read in any of those
 equivalent frames count as right.
@@ -45,6 +46,7 @@ from vision.bench.common import (
     stage_stats,
     timed,
 )
+from vision.cards.expedition import same_shape
 from vision.profile import ProfileLike
 from vision.synth.camera import TIERS, Conditions
 from vision.synth.cards import map_card
@@ -263,7 +265,8 @@ def score_scene(scene: Scene, reading: SceneReading) -> CardCounts:
     if scene.expedition is not None and not scene.expedition.partial:
         c.expedition_total = 1
         found = reading.expedition
-        c.expedition_right = int(found is not None and found.id == scene.expedition.id)
+        # cards of one shape differ only in art: the shape is what a photo can tell
+        c.expedition_right = int(found is not None and same_shape(found.id, scene.expedition.id))
     return c
 
 

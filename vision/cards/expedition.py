@@ -141,21 +141,40 @@ def pattern(found: list[tuple[float, float, float]], config: ExpeditionConfig | 
     return _normalise(cells) if seen == cells else None
 
 
+def same_shape(a: str, b: str) -> bool:
+    """Whether expedition cards ``a`` and ``b`` show the same pattern of squares (under some turn or
+    mirror image): a photo cannot tell such cards apart, their faces differ only in art."""
+    shapes = {s.id: frozenset(_orientations(frozenset(s.cells))) for s in rules_catalog().expeditions}
+    return a == b or (a in shapes and b in shapes and shapes[a] == shapes[b])
+
+
 def read_expedition(image: NDArray[np.uint8], config: ExpeditionConfig | None = None,
-                    ) -> ExpeditionReading | None:
+                    quads: tuple[detect_mod.CardQuad, ...] | None = None) -> ExpeditionReading | None:
     """Which expedition shape lies face up in a photo, or ``None``.
 
     Parameters
     ----------
     image : (H, W, 3) uint8 array
         BGR photo.
+    config : ExpeditionConfig, optional
+    quads : tuple of CardQuad, optional
+        The card outlines of ``image`` when already found (:func:`vision.cards.detect.detect`);
+        found with the coarse ``detect_passes`` when ``None``.
+
+    Returns
+    -------
+    ExpeditionReading or None
+        The id is the first catalog card of the shape seen (cards of equal shape differ only in
+        art; see :func:`same_shape`).
     """
     cfg = config or default_config()
-    dcfg = dataclasses.replace(detect_mod.default_config(), passes=cfg.detect_passes)
+    if quads is None:
+        dcfg = dataclasses.replace(detect_mod.default_config(), passes=cfg.detect_passes)
+        quads = detect_mod.detect(image, dcfg)
     rcfg = rectify_mod.default_config()
     ppm = rcfg.px_per_mm
     best: ExpeditionReading | None = None
-    for quad in detect_mod.detect(image, dcfg):
+    for quad in quads:
         if quad.partial:
             continue
         face = rectify_mod.rectify(image, quad.corners, rcfg).image

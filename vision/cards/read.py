@@ -140,7 +140,8 @@ def read_one(image: NDArray[np.uint8], quad: detect_mod.CardQuad, catalog: Catal
 
 
 def read(image: NDArray[np.uint8], catalog: Catalog | None = None,
-         config: CardsConfig | None = None) -> list[CardReading]:
+         config: CardsConfig | None = None,
+         quads: tuple[detect_mod.CardQuad, ...] | None = None) -> list[CardReading]:
     """Find, identify and read every treasure-map card in a photo.
 
     Parameters
@@ -151,6 +152,9 @@ def read(image: NDArray[np.uint8], catalog: Catalog | None = None,
     catalog : Catalog, optional
         The built-in catalog when ``None``.
     config : CardsConfig, optional
+    quads : tuple of CardQuad, optional
+        The card outlines when already found with :func:`vision.cards.detect.detect` (so that
+        one detection serves both this reader and :func:`vision.cards.read_expedition`).
 
     Returns
     -------
@@ -161,7 +165,7 @@ def read(image: NDArray[np.uint8], catalog: Catalog | None = None,
     cfg = config or default_config()
     cat = catalog or load_catalog()
     out: list[CardReading] = []
-    for quad in detect_mod.detect(image, cfg.detect):
+    for quad in detect_mod.detect(image, cfg.detect) if quads is None else quads:
         reading = read_one(image, quad, cat, cfg)
         if reading is not None:
             out.append(reading)

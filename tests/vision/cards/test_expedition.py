@@ -6,7 +6,8 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.cards.expedition import pattern, read_expedition
+from vision.cards.detect import detect
+from vision.cards.expedition import pattern, read_expedition, same_shape
 
 from .conftest import PX_PER_MM, place, table
 
@@ -49,3 +50,17 @@ def test_no_expedition_card(rng: np.random.Generator) -> None:
 def test_pattern_needs_squares_edge_to_edge() -> None:
     assert pattern([(10.0, 10.0, 20.0), (32.0, 10.0, 20.0)]) == frozenset({(0, 0), (0, 1)})
     assert pattern([(10.0, 10.0, 20.0), (80.0, 10.0, 20.0)]) is None
+
+
+def test_same_shape_tells_only_patterns_apart() -> None:
+    assert same_shape("e2", "e3") and same_shape("e4", "e5") and same_shape("e6", "e6")
+    assert not same_shape("e2", "e4") and not same_shape("e1", "e8") and not same_shape("e1", "x9")
+
+
+def test_shared_detection_reads_the_same(rng: np.random.Generator) -> None:
+    canvas = table(rng)
+    place(canvas, _face(SHAPES["e7"]), (450, 320), float(rng.uniform(0, 360)), 0.55)
+    own = read_expedition(canvas)
+    shared = read_expedition(canvas, quads=detect(canvas))
+    assert own is not None and shared is not None and shared.id == own.id == "e7"
+    assert read_expedition(canvas, quads=()) is None
