@@ -197,18 +197,16 @@ def classify(samples: SpotSamples, model: TokenModel, cfg: BoardConfig) -> Class
     def dist(v: NDArray[np.float64]) -> NDArray[np.float64]:
         return np.sqrt((chroma(v) ** 2).sum(-1) + (w * v.mean(-1)) ** 2) * calm
 
-    if model.empty is not None:
-        d_empty = dist(e - np.asarray(model.empty))
-        empty = (d_empty < cfg.empty_distance + 2 * model.empty_spread) & flat & boardlike
-    else:
-        d_empty = dist(e)
-        empty = (d_empty < cfg.empty_distance) & flat & boardlike
-        # every empty spot of a board is the same print: when a few are clearly empty, the others
-        # must look like them
-        seeds = (d_empty < cfg.empty_seed_distance) & flat & boardlike & ~covered
-        if seeds.sum() >= cfg.empty_min_seeds:
-            d_empty = dist(e - np.median(e[seeds], axis=0))
-            empty = (d_empty < cfg.empty_cluster_distance) & flat & boardlike
+    # The board itself shows what its empty spots look like, so this needs no enrolment (an
+    # enrolled ``model.empty`` belongs to one board's print and is kept for information only).
+    d_empty = dist(e)
+    empty = (d_empty < cfg.empty_distance) & flat & boardlike
+    # every empty spot of a board is the same print: when a few are clearly empty, the others
+    # must look like them
+    seeds = (d_empty < cfg.empty_seed_distance) & flat & boardlike & ~covered
+    if seeds.sum() >= cfg.empty_min_seeds:
+        d_empty = dist(e - np.median(e[seeds], axis=0))
+        empty = (d_empty < cfg.empty_cluster_distance) & flat & boardlike
     empty &= ~covered
     letters[empty] = "."
     conf[empty] = 1.0 - np.clip(d_empty[empty] / (2 * cfg.empty_distance), 0, 1) * 0.5
@@ -243,7 +241,7 @@ def classify(samples: SpotSamples, model: TokenModel, cfg: BoardConfig) -> Class
         d = _distances(x[tokens], means, shift, cfg, sat[tokens], cw)  # (N, K)
         first = d.argmin(axis=1)
         fits = d[np.arange(len(d)), first] <= cfg.reject_distance + 2 * spreads[first]
-        prior = cfg.light_prior * (20.0 if model.calibrated else 1.0)
+        prior = cfg.calibrated_light_prior if model.calibrated else cfg.light_prior
         shift = _refine_on_light_tokens(x[tokens], sat[tokens], first, fits, model, shift, prior)
         d = _distances(x[tokens], means, shift, cfg, sat[tokens], cw)
         order = np.argsort(d, axis=1)

@@ -94,6 +94,7 @@ class BoardConfig:
     calibrated_prior_weight: float
     supply: str
     light_prior: float
+    calibrated_light_prior: float
     confidence_scale: float
 
 
