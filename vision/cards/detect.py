@@ -2,8 +2,9 @@
 
 Cards are found as closed edge loops on a downscaled copy: Canny over all three colour
 channels, a thin dilation to close gaps, every contour (outer and inner) approximated by a
-polygon. Four-sided convex polygons whose minimum-area rectangle has a card's aspect ratio and
-which fill that rectangle are cards; corners are refined by fitting a line to each side.
+polygon. Convex hulls whose minimum-area rectangle has a card's aspect ratio and which are
+four-sided (the hull fills its four-corner approximation; a slanted card is a trapezoid, not a
+rectangle) are cards; corners are refined by fitting a line to each side.
 The image border is drawn into the edge map so a card cut by the border still closes; such a
 card is reported ``partial``.
 """
@@ -35,6 +36,7 @@ class DetectConfig:
     min_partial_area_frac: float
     border_px: int
     nest_overlap: float
+    inner_share: float
 
 
 @cache
@@ -130,7 +132,7 @@ def _shape_ok(cnt: NDArray[np.int32], cfg: DetectConfig, size: tuple[int, int],
         box = cv2.boxPoints(cv2.minAreaRect(hull)).astype(np.float64)
         return _clockwise(box), True, hull_area
     lo, hi = cfg.aspect_range
-    if fill < cfg.min_fill or not lo <= min(rw, rh) / max(rw, rh) <= hi:
+    if not lo <= min(rw, rh) / max(rw, rh) <= hi:
         return None
     peri = cv2.arcLength(hull, True)
     approx = None
@@ -141,7 +143,9 @@ def _shape_ok(cnt: NDArray[np.int32], cfg: DetectConfig, size: tuple[int, int],
             break
         if len(poly) < 4:
             break
-    if approx is None:
+    # the hull must be that quadrilateral: a card seen at a slant is a trapezoid that fills its
+    # bounding rectangle poorly, but it fills its own four-sided outline
+    if approx is None or cv2.contourArea(approx.astype(np.float32)) < cfg.min_fill * hull_area:
         return None
     quad = _refine(cnt.reshape(-1, 2).astype(np.float64), _clockwise(approx))
     return _clockwise(quad), False, hull_area
@@ -251,8 +255,18 @@ def detect(image: NDArray[np.uint8], config: DetectConfig | None = None) -> tupl
                   or (i == 0 and full_all and cfg.min_partial_area_frac * med <= c[2] <= 1.3 * med
                       and _thickness(c[0]) >= cfg.min_partial_thickness * short)]
         for cand in _suppress(usable, cfg):
-            if not any(_overlap(cand[0], k[0]) > cfg.nest_overlap * min(cand[2], k[2]) for k in kept):
+            shared = [_overlap(cand[0], k[0]) / min(cand[2], k[2]) for k in kept]
+            clash = [n for n, o in enumerate(shared) if o > cfg.nest_overlap]
+            if not clash:
                 kept.append(cand)
+            elif (len(clash) == 1 and not cand[1] and not kept[clash[0]][1]
+                  and sum(o > 1.0 - cfg.inner_share for o in shared) == 1
+                  and kept[clash[0]][2] < cfg.inner_share * cand[2]
+                  and _overlap(cand[0], kept[clash[0]][0]) > cfg.inner_share * kept[clash[0]][2]):
+                # an earlier pass found only something inside this card (its frame or grid
+                # box) and it reaches into no other card: the outermost outline wins, as within
+                # one pass
+                kept[clash[0]] = cand
     out = [CardQuad(quad, is_partial, area) for quad, is_partial, area in kept]
     out.sort(key=lambda q: (q.partial, -q.area))
     return tuple(out)
