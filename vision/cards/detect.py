@@ -37,6 +37,9 @@ class DetectConfig:
     border_px: int
     nest_overlap: float
     inner_share: float
+    side_support: float
+    support_span: float
+    support_samples: int
 
 
 @cache
@@ -151,14 +154,17 @@ def _shape_ok(cnt: NDArray[np.int32], cfg: DetectConfig, size: tuple[int, int],
     return _clockwise(quad), False, hull_area
 
 
-def _candidates(edges: NDArray[np.uint8], cfg: DetectConfig) -> list[tuple[NDArray[np.float64], bool, float]]:
-    """Candidates from closed edge loops (every contour) and from connected edge chains (a loop
-    left open where a corner of the card matches the table)."""
+def _candidates(edges: NDArray[np.uint8], cfg: DetectConfig,
+                ) -> list[tuple[NDArray[np.float64], bool, float, bool]]:
+    """Candidates ``(quad, partial, area, weak)`` from closed edge loops (every contour) and from
+    connected edge chains (a loop left open where a corner of the card matches the table).
+    ``weak``: a side of the quad does not run along an edge (see :func:`_side_support`)."""
     size = edges.shape[:2]
     contours, _ = cv2.findContours(edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_NONE)
     outer, _ = cv2.findContours(edges, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     out = []
     min_area = cfg.min_area_frac * size[0] * size[1]
+    near = cv2.dilate(edges, np.ones((3, 3), np.uint8)) > 0  # an edge within one pixel
     for cnt in list(contours) + list(outer):
         if len(cnt) < 20:
             continue
@@ -173,8 +179,26 @@ def _candidates(edges: NDArray[np.uint8], cfg: DetectConfig) -> list[tuple[NDArr
         if (not cand[1] and area / cand[2] < cfg.min_solidity
                 and area > cfg.thin_chain * cv2.arcLength(cnt, True)):
             continue
-        out.append(cand)
+        weak = not cand[1] and _side_support(near, cand[0], cfg) < cfg.side_support
+        out.append((*cand, weak))
     return out
+
+
+def _side_support(near: NDArray[np.bool_], quad: NDArray[np.float64], cfg: DetectConfig) -> float:
+    """The least share of a side that runs along an edge, over the four sides.
+
+    A card's outline is an edge all along each side; a quadrilateral that only borrows corners
+    of the outline and cuts across the face (along a pen stroke, say) has a side without one.
+    """
+    h, w = near.shape
+    t = np.linspace(cfg.support_span, 1.0 - cfg.support_span, cfg.support_samples)[:, None]
+    worst = 1.0
+    for i in range(4):
+        p = quad[i] + t * (quad[(i + 1) % 4] - quad[i])
+        xi = np.clip(np.round(p[:, 0]).astype(int), 0, w - 1)
+        yi = np.clip(np.round(p[:, 1]).astype(int), 0, h - 1)
+        worst = min(worst, float(near[yi, xi].mean()))
+    return worst
 
 
 def _thickness(quad: NDArray[np.float64]) -> float:
@@ -231,6 +255,7 @@ def detect(image: NDArray[np.uint8], config: DetectConfig | None = None) -> tupl
     cfg = config or default_config()
     h, w = image.shape[:2]
     per_pass: list[list[tuple[NDArray[np.float64], bool, float]]] = []
+    weak_pass: list[list[tuple[NDArray[np.float64], bool, float]]] = []
     scaled: dict[int, tuple[float, NDArray[np.uint8]]] = {}
     cannies: dict[tuple[int, float, float, float], NDArray[np.uint8]] = {}
     for max_side, blur, low, high, dilate in cfg.passes:
@@ -244,15 +269,21 @@ def detect(image: NDArray[np.uint8], config: DetectConfig | None = None) -> tupl
         if ckey not in cannies:  # passes that differ only in dilation share their edges
             cannies[ckey] = cv2.Canny(cv2.GaussianBlur(small, (0, 0), blur), low, high, L2gradient=True)
         edges = _edges(small, blur, low, high, int(dilate), cannies[ckey])
+        found = _candidates(edges, cfg)
         per_pass.append([((quad + 0.5) / f - 0.5, is_partial, area / (f * f))
-                         for quad, is_partial, area in _candidates(edges, cfg)])
-    full_all = [c for cands in per_pass for c in cands if not c[1]]
+                         for quad, is_partial, area, weak in found if not weak])
+        weak_pass.append([((quad + 0.5) / f - 0.5, is_partial, area / (f * f))
+                          for quad, is_partial, area, weak in found if weak])
+    full_all = [c for cands in per_pass + weak_pass for c in cands if not c[1]]
     med = float(np.median([c[2] for c in full_all])) if full_all else 0.0
     kept: list[tuple[NDArray[np.float64], bool, float]] = []
     short = float(np.sqrt(med * 63.0 / 88.0))  # a card's short side in pixels
-    for i, cands in enumerate(per_pass):  # earlier (finer) passes win; later ones add what they missed
+    # earlier (finer) passes win; later ones add what they missed; quads with a side along no
+    # edge come last: they only fill places where no well-outlined quad was found
+    for i, cands in enumerate(per_pass + weak_pass):
+        first = i % len(per_pass) == 0
         usable = [c for c in cands if not c[1]
-                  or (i == 0 and full_all and cfg.min_partial_area_frac * med <= c[2] <= 1.3 * med
+                  or (first and full_all and cfg.min_partial_area_frac * med <= c[2] <= 1.3 * med
                       and _thickness(c[0]) >= cfg.min_partial_thickness * short)]
         for cand in _suppress(usable, cfg):
             shared = [_overlap(cand[0], k[0]) / min(cand[2], k[2]) for k in kept]
