@@ -60,7 +60,11 @@ def analyze(
         # one card detection serves the map cards and the expedition card
         quads = _timed(stage_ms, "detect", lambda: detect_cards(prepared))
         found = tuple(_timed(stage_ms, "cards", lambda: cards.read(prepared, catalog=catalog, quads=quads)))
-        expedition = _timed(stage_ms, "expedition", lambda: cards.read_expedition(prepared, quads=quads))
+        # a card identified as a treasure map is not the expedition card
+        maps = [np.mean(c.corners, axis=0) for c in found if c.id is not None]
+        rest = tuple(q for q in quads
+                     if not any(float(np.linalg.norm(q.corners.mean(axis=0) - m)) < 1.0 for m in maps))
+        expedition = _timed(stage_ms, "expedition", lambda: cards.read_expedition(prepared, quads=rest))
     if game in ("auto", "splendor-duel"):
         found_board = _timed(stage_ms, "board", lambda: board.read(prepared, profile=profile))
     h, w = image.shape[:2]
