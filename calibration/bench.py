@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import importlib.util
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -19,6 +20,9 @@ from calibration.profile import Profile, calibrate_image
 from calibration.sheet import render_sheet, sheet_geometry
 from calibration.tokens import default_layout, enrol_tokens
 from vision.synth.camera import Conditions, Photo, Placement, photograph
+
+if TYPE_CHECKING:
+    from vision.synth.board import BoardStyle
 
 # Resolution of the sheet face handed to the renderer (the camera sees it at ~2 px/mm at most).
 SHEET_PX_PER_MM = 3.0
@@ -64,7 +68,7 @@ def profile_for_conditions(
     tokens: bool | None = None,
     paper: str = "a4",
     name: str = "auto",
-    board_style: str | None = None,
+    board_style: BoardStyle | str | None = None,
 ) -> Profile:
     """Calibrate a profile for benchmark scenes rendered under ``conditions``.
 
@@ -80,9 +84,10 @@ def profile_for_conditions(
     paper : {"a4", "letter"}
     name : str
         The profile's name.
-    board_style : str, optional
-        Art style of the enrolment board (a real table has one board; pass the scenes' style
-        so the enrolled colours are learnt on the same board); random when ``None``.
+    board_style : vision.synth.board.BoardStyle or str, optional
+        The enrolment board (a real table has one board: pass the scenes' ``BoardStyle`` so the
+        enrolled token and empty-spot colours are learnt on the same board), a style name, or
+        random when ``None``.
 
     Raises
     ------

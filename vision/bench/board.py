@@ -20,7 +20,7 @@ from numpy.typing import NDArray
 from vision.bench.common import bench_rng, single_thread, timing_stats
 from vision.board import read
 from vision.profile import ProfileLike
-from vision.synth.board import BoardScene, render_board_scene
+from vision.synth.board import BoardScene, BoardStyle, render_board_scene
 from vision.synth.camera import Conditions, sample_conditions
 
 LABELS = "WUGRKPY.?"
@@ -123,6 +123,7 @@ def run_tier(
     cast: tuple[float, float, float] | None = None,
     profiles: Sequence[tuple[str, ProfileLike | None]] = (("default", None),),
     progress: Callable[[int], None] | None = None,
+    style: BoardStyle | str | None = None,
 ) -> list[BoardBenchRow]:
     """Render ``n`` scenes of ``tier`` and read each with every profile.
 
@@ -135,6 +136,8 @@ def run_tier(
     cast : BGR gains of the light for every scene, or None for the tier's own casts
     profiles : (label, profile) pairs; one row per pair, on the same scenes
     progress : called with the number of scenes done
+    style : the board of every scene (a table has one board: pass the board a profile's tokens
+        were enrolled on), or None for a random board per scene
 
     Returns
     -------
@@ -152,7 +155,7 @@ def run_tier(
     for i in range(n):
         rng = bench_rng(seed, tier_index, i)
         cond = scene_conditions(rng, tier, size, cast)
-        scene = render_board_scene(rng, tier, size, conditions=cond)
+        scene = render_board_scene(rng, tier, size, style=style, conditions=cond)
         for j, (_, profile) in enumerate(profiles):
             image: NDArray[np.uint8] = scene.image
             with single_thread():

@@ -6,7 +6,8 @@ shadows), then:
 
 1. a spot whose surrounding board patches, or whose sectors, disagree is covered by something
    (a hand) and is unknown;
-2. a spot that looks like the board around it, with no emblem texture, is empty;
+2. a spot that looks like the board around it (or like the enrolled empty spot), with no emblem
+   texture, is empty;
 3. the light's cast and brightness are found as the shift that best explains all remaining spots
    with the token model (the seven kinds constrain each other: white and pearl are told apart by
    the blue, green, red and gold tokens on the same board); with an enrolled model the shift is
@@ -197,9 +198,10 @@ def classify(samples: SpotSamples, model: TokenModel, cfg: BoardConfig) -> Class
     def dist(v: NDArray[np.float64]) -> NDArray[np.float64]:
         return np.sqrt((chroma(v) ** 2).sum(-1) + (w * v.mean(-1)) ** 2) * calm
 
-    # The board itself shows what its empty spots look like, so this needs no enrolment (an
-    # enrolled ``model.empty`` belongs to one board's print and is kept for information only).
-    d_empty = dist(e)
+    # The board itself shows what its empty spots look like, so this needs no enrolment; an
+    # enrolled ``model.empty`` is this table's own board's print of an empty spot against the
+    # board around it (a ratio of two colours under one light), a sharper start when given.
+    d_empty = dist(e if model.empty is None else e - np.asarray(model.empty, np.float64))
     empty = (d_empty < cfg.empty_distance) & flat & boardlike
     # every empty spot of a board is the same print: when a few are clearly empty, the others
     # must look like them

@@ -60,15 +60,19 @@ def bench_board(n: int, size: str, seed: int, tier: str, cast: str | None, profi
     if kind == "strong":
         gains = strong_cast(np.random.default_rng([seed, 99]))
     profiles: list[tuple[str, Any]] = [("none", None)]
+    board = None
     if profile_arg is not None:
         from calibration.profile import resolve_profile
 
         if profile_arg == "auto":
             from calibration.bench import profile_for_conditions
+            from vision.synth.board import sample_style
 
+            # a table has one board: the tokens are enrolled on the board every scene shows
+            board = sample_style(np.random.default_rng([seed, 97]))
             rng = np.random.default_rng([seed, 98])
             cond = scene_conditions(rng, "typical", wh, gains)
-            profile = profile_for_conditions(cond, rng)
+            profile = profile_for_conditions(cond, rng, board_style=board)
         else:
             profile = resolve_profile(profile_arg)
         profiles.append((profile_arg if len(profile_arg) <= 10 else "profile", profile))
@@ -82,11 +86,15 @@ def bench_board(n: int, size: str, seed: int, tier: str, cast: str | None, profi
                 bar.update(done - last[0])
                 last[0] = done
 
-            rows.extend(run_tier(t, n, seed, wh, gains, profiles, step))
+            rows.extend(run_tier(t, n, seed, wh, gains, profiles, step, style=board))
     if as_json:
+        board_json = None if board is None else board.name
         cast_json = None if gains is None else [round(g, 3) for g in gains]
-        echo_json({"size": list(wh), "seed": seed, "cast": cast_json, "rows": [r.to_json() for r in rows]})
+        echo_json({"size": list(wh), "seed": seed, "cast": cast_json, "board": board_json,
+                   "rows": [r.to_json() for r in rows]})
     else:
         if gains is not None:
             click.echo(f"light cast (B,G,R gains): {', '.join(f'{g:.2f}' for g in gains)}")
+        if board is not None:
+            click.echo(f"board (one for every scene and the enrolment): {board.name}")
         click.echo(format_rows(rows))
