@@ -158,6 +158,34 @@ def _refine_on_light_tokens(x: NDArray[np.float64], sat: NDArray[np.bool_], best
     return shift + best_delta
 
 
+def assign_with_supply(d: NDArray[np.float64], supply: NDArray[np.float64]) -> NDArray[np.intp]:
+    """Give each spot a kind, no kind more often than the game has tokens of it.
+
+    Parameters
+    ----------
+    d : (N, K) float64 array
+        Distance of each spot from each kind.
+    supply : (K,) float array
+        Tokens of each kind in the game.
+
+    Returns
+    -------
+    (N,) intp array
+        The kind of each spot minimising the summed distance; the nearest kind of each spot
+        when the spots outnumber the supply (then the board is not a game board anyway).
+    """
+    from scipy.optimize import linear_sum_assignment
+
+    n = d.shape[0]
+    slots = np.repeat(np.arange(d.shape[1]), np.maximum(supply, 0).astype(np.intp))
+    if n == 0 or len(slots) < n:
+        return d.argmin(axis=1) if n else np.zeros(0, np.intp)
+    rows, cols = linear_sum_assignment(d[:, slots])
+    out = np.empty(n, np.intp)
+    out[rows] = slots[cols]
+    return out
+
+
 def _hand_distance(a: NDArray[np.float64], cfg: BoardConfig) -> NDArray[np.float64]:
     """Chroma distance (N,) of light-corrected spots ``a`` (N, 3) from skin of any depth."""
     h = chroma(np.asarray(cfg.hand_chroma, np.float64))
@@ -217,8 +245,8 @@ def classify(samples: SpotSamples, model: TokenModel, cfg: BoardConfig) -> Class
     spreads = np.asarray(model.spreads, np.float64)
     sat = samples.inner.reshape(25, 3) >= cfg.saturation
     shift = np.zeros(3)
+    supply = np.array([cfg.supply.count(k) for k in model.kinds], np.float64)
     if tokens.sum() >= 1:
-        supply = np.array([cfg.supply.count(k) for k in model.kinds], np.float64)
         if model.calibrated:
             prior, span = cfg.calibrated_prior_weight, 0.3
         else:
@@ -247,9 +275,13 @@ def classify(samples: SpotSamples, model: TokenModel, cfg: BoardConfig) -> Class
         shift = _refine_on_light_tokens(x[tokens], sat[tokens], first, fits, model, shift, prior)
         d = _distances(x[tokens], means, shift, cfg, sat[tokens], cw)
         order = np.argsort(d, axis=1)
-        best, second = order[:, 0], order[:, 1]
+        best = order[:, 0]
+        fit = d[np.arange(len(d)), best] <= cfg.reject_distance + 2 * spreads[best]
+        # the board holds at most the game's tokens of each kind: the readable spots are assigned
+        # jointly, so a fifth "white" goes to the kind it resembles next (a pearl, typically)
+        best[fit] = assign_with_supply(d[fit], supply)
         d1 = d[np.arange(len(d)), best]
-        d2 = d[np.arange(len(d)), second]
+        d2 = np.where(np.arange(d.shape[1])[None, :] == best[:, None], np.inf, d).min(axis=1)
         limit = cfg.reject_distance + 2 * spreads[best]
         kinds = np.array(list(model.kinds))[best]
         kinds[d1 > limit] = "?"
@@ -258,7 +290,7 @@ def classify(samples: SpotSamples, model: TokenModel, cfg: BoardConfig) -> Class
         hand = (d_hand < cfg.hand_distance) & (d_hand < d1) & (bright >= cfg.hand_min_brightness)
         kinds[hand] = "?"
         letters[tokens] = kinds
-        c = (1.0 - np.exp(-(d2 - d1) / cfg.confidence_scale)) * np.clip(1.0 - d1 / limit, 0, 1)
+        c = (1.0 - np.exp(-np.maximum(d2 - d1, 0.0) / cfg.confidence_scale)) * np.clip(1.0 - d1 / limit, 0, 1)
         c[hand | (d1 > limit)] = 0.0
         conf[tokens] = c
     cells = tuple("".join(letters[r * 5:(r + 1) * 5]) for r in range(5))

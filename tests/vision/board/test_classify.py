@@ -53,3 +53,23 @@ def test_confidence_is_in_unit_range() -> None:
     assert result.confidence.shape == (5, 5)
     assert result.confidence.min() >= 0.0 and result.confidence.max() <= 1.0
     assert result.confidence.mean() > 0.3
+
+
+def test_supply_assignment_moves_a_fifth_white_to_its_next_kind() -> None:
+    from vision.board.classify import assign_with_supply
+
+    # six light spots, all nearest to white; the game has 4 whites and 2 pearls
+    d = np.array([[0.05, 0.30], [0.06, 0.31], [0.07, 0.30], [0.05, 0.29], [0.10, 0.12], [0.09, 0.13]])
+    kinds = assign_with_supply(d, np.array([4.0, 2.0]))
+    assert list(kinds) == [0, 0, 0, 0, 1, 1]
+
+
+def test_supply_assignment_keeps_nearest_kinds_within_supply() -> None:
+    from vision.board.classify import assign_with_supply
+
+    rng = np.random.default_rng(7)
+    d = rng.uniform(0.0, 1.0, (5, 7))
+    assert list(assign_with_supply(d, np.full(7, 5.0))) == list(d.argmin(axis=1))
+    few = np.array([1.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0])
+    assert list(assign_with_supply(d, few)) == list(d.argmin(axis=1))  # more spots than slots
+    assert assign_with_supply(np.zeros((0, 7)), np.full(7, 3.0)).shape == (0,)
