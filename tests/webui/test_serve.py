@@ -108,6 +108,18 @@ def test_unusable_database_path_exits_2(tmp_path: Path) -> None:
     assert "DATABASE" in result.output
 
 
+def test_port_in_use_exits_2_with_one_line(tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        port = taken.getsockname()[1]
+        result = CliRunner().invoke(main, ["serve", "--demo", "--port", str(port),
+                                           "--db", str(tmp_path / "games.db")])
+    assert result.exit_code == 2, result.output
+    assert f"cannot listen on 127.0.0.1:{port}" in result.output
+    assert "Traceback" not in result.output
+
+
 def test_self_signed_certificate(tmp_path: Path) -> None:
     from webui.commands.serve import self_signed_certificate
 

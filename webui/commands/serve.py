@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shutil
+import socket
 import subprocess
 import tempfile
 from pathlib import Path
@@ -35,6 +36,15 @@ def self_signed_certificate(folder: Path, host: str) -> tuple[Path, Path]:
     if result.returncode != 0:
         raise BadInput(f"openssl could not make a certificate: {result.stderr.strip()[:300]}")
     return cert, key
+
+
+def check_port_free(host: str, port: int) -> None:
+    """Raise ``OSError`` when ``host:port`` cannot be bound (the web server would otherwise print
+    its own message and exit with a different code)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        probe.bind((host, port))
 
 
 def choose_source(camera: int | None, video: str | None, url: str | None, demo: bool,
@@ -86,6 +96,8 @@ def serve(camera: int | None, video: str | None, url: str | None, demo: bool, ho
 
     With no source it tries camera 0 and falls back to the demo table (the page says so).
     """
+    from werkzeug.serving import make_server
+
     from webui import InvalidField, load_settings
     from webui.app import create_app
 
@@ -107,16 +119,24 @@ def serve(camera: int | None, video: str | None, url: str | None, demo: bool, ho
         ssl_context = (str(cert), str(key))
     scheme = "https" if use_https else "http"
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
+    try:
+        check_port_free(host, port)
+        server = make_server(host, port, app, threaded=True, ssl_context=ssl_context)
+    except OSError as exc:
+        app.extensions["goldtable.capture"].stop()
+        raise BadInput(f"cannot listen on {host}:{port}: {exc.strerror or exc} "
+                       "(is goldtable already running? try --port)") from exc
     click.echo(chosen)
     click.echo(f"games are saved in {app.config['DATABASE']}")
-    click.echo(f"goldtable is running: open {scheme}://{shown}:{port}/", nl=True)
+    click.echo(f"goldtable is running: open {scheme}://{shown}:{port}/  (Ctrl+C stops it)", nl=True)
     if host in ("0.0.0.0", "::"):
         click.echo("(other devices on this network: use this computer's address instead of 127.0.0.1)")
     try:
-        app.run(host=host, port=port, threaded=True, debug=False, use_reloader=False, ssl_context=ssl_context)
-    except OSError as exc:
-        raise BadInput(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from exc
+        server.serve_forever()
+    except KeyboardInterrupt:
+        click.echo("goldtable stopped; games are saved.")
     finally:
+        server.server_close()
         app.extensions["goldtable.capture"].stop()
         if workdir is not None:
             workdir.cleanup()
