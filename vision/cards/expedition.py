@@ -36,6 +36,10 @@ class ExpeditionConfig:
     min_squares: int
     max_squares: int
     detect_passes: tuple[tuple[float, float, float, float, int], ...]
+    region_margin_mm: float
+    region_contrast: float
+    region_misfit: float
+    region_confidence: float
 
 
 @cache
@@ -101,6 +105,84 @@ def squares(face: NDArray[np.uint8], px_per_mm: float,
             continue
         found.append((float(cx), float(cy), side))
     return found
+
+
+_LATTICES = ((1, 2), (1, 3), (2, 2), (2, 3))  # the bounding lattices of 2-4 squares joined edge to edge
+
+
+def region_squares(face: NDArray[np.uint8], px_per_mm: float, config: ExpeditionConfig | None = None,
+                   ) -> list[tuple[float, float, float]]:
+    """The squares found as one region instead of one outline each: ``(x, y, side)`` per square.
+
+    Blur and dim light can erase the outlines between the squares, but the squares still differ
+    from the face around them. The face inside its frame is split by its own contrast (Otsu on the
+    Lab distance from the face's common colour); a region whose bounding rectangle is a lattice of
+    1x2 to 2x3 equal squares gives the lattice cells it fills.
+
+    Parameters
+    ----------
+    face : (H, W, 3) uint8 array
+        BGR card face.
+    """
+    cfg = config or default_config()
+    h, w = face.shape[:2]
+    m = round(cfg.region_margin_mm * px_per_mm)
+    lab = cv2.cvtColor(cv2.GaussianBlur(face, (0, 0), 1.0), cv2.COLOR_BGR2LAB).astype(np.float32)
+    inner = lab[m:h - m, m:w - m]
+    if inner.size == 0:
+        return []
+    dist = np.linalg.norm(inner - np.median(inner.reshape(-1, 3), axis=0), axis=2)
+    if float(dist.max()) < cfg.region_contrast:
+        return []
+    d8 = np.clip(dist * (255.0 / float(dist.max())), 0, 255).astype(np.uint8)
+    _, mask = cv2.threshold(d8, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    lo, hi = cfg.square_mm[0] * px_per_mm, cfg.square_mm[1] * px_per_mm
+    best: tuple[float, list[tuple[float, float, float]]] | None = None
+    for cnt in contours:
+        area = float(cv2.contourArea(cnt))
+        if not 2 * lo * lo * 0.8 <= area <= 6 * hi * hi:
+            continue
+        rect = cv2.minAreaRect(cnt)
+        cx, cy = rect[0]
+        box = cv2.boxPoints(rect).astype(np.float64)
+        e1, e2 = box[1] - box[0], box[2] - box[1]
+        if np.hypot(*e1) > np.hypot(*e2):
+            e1, e2 = e2, e1
+        short, long_ = float(np.hypot(*e1)), float(np.hypot(*e2))
+        u1, u2 = e1 / max(short, 1e-9), e2 / max(long_, 1e-9)
+        for a, b in _LATTICES:
+            side = 0.5 * (short / a + long_ / b)
+            if abs(short / a - long_ / b) > cfg.aspect_tol * side or not lo <= side <= hi:
+                continue
+            cells = []
+            for i in range(a):
+                for j in range(b):
+                    p = np.array([cx, cy]) + (i - (a - 1) / 2) * side * u1 + (j - (b - 1) / 2) * side * u2
+                    r = max(1, round(0.3 * side))
+                    x, y = round(p[0]), round(p[1])
+                    patch = mask[max(0, y - r):y + r + 1, max(0, x - r):x + r + 1]
+                    if patch.size and float(patch.mean()) > 127:
+                        cells.append((float(p[0]) + m, float(p[1]) + m, side))
+            if not cfg.min_squares <= len(cells) <= cfg.max_squares:
+                continue
+            # the region must be those squares: compare the two shapes pixel by pixel
+            blob = np.zeros(mask.shape, np.uint8)
+            cv2.drawContours(blob, [cnt], -1, 1, -1)
+            drawn = np.zeros(mask.shape, np.uint8)
+            for x, y, _ in cells:
+                c = np.array([x - m, y - m])
+                sq = np.array([c + (sa * u1 + sb * u2) * side / 2
+                               for sa, sb in ((-1, -1), (1, -1), (1, 1), (-1, 1))])
+                cv2.fillConvexPoly(drawn, np.round(sq).astype(np.int32), 1)
+            union = int(np.count_nonzero(blob | drawn))
+            misfit = 1.0 - int(np.count_nonzero(blob & drawn)) / max(union, 1)
+            if misfit > cfg.region_misfit:
+                continue
+            if best is None or misfit < best[0]:
+                best = (misfit, cells)
+    return best[1] if best is not None else []
 
 
 def pattern(found: list[tuple[float, float, float]], config: ExpeditionConfig | None = None,
@@ -178,21 +260,30 @@ def read_expedition(image: NDArray[np.uint8], config: ExpeditionConfig | None = 
         if quad.partial:
             continue
         face = rectify_mod.rectify(image, quad.corners, rcfg).image
-        found = squares(face, ppm, cfg)
-        if not cfg.min_squares <= len(found) <= cfg.max_squares:
-            continue
-        cells = pattern(found, cfg)
-        if cells is None:
-            continue
-        match = next((sid for sid, orients in _shapes() if cells in orients), None)
-        if match is None:
+        match: str | None = None
+        cells: frozenset[Cell] | None = None
+        by_region = False
+        for finder in (squares, region_squares):  # one outline per square; else one region
+            found = finder(face, ppm, cfg)
+            by_region = finder is region_squares
+            if not cfg.min_squares <= len(found) <= cfg.max_squares:
+                continue
+            cells = pattern(found, cfg)
+            if cells is None:
+                continue
+            match = next((sid for sid, orients in _shapes() if cells in orients), None)
+            if match is not None:
+                break
+        if match is None or cells is None:
             continue
         grid = grid_mod.locate_grid(face, ppm)
         if grid is not None and int((grid.presence > 0.5).sum()) > 2 * cfg.max_squares:
             continue  # a map card with few clean cells
         conf = float(min(1.0, len(found) / cfg.min_squares * 0.5))
+        if by_region:
+            conf *= cfg.region_confidence  # squares without their own outlines: less sure
         corners: Quad = tuple((float(x), float(y)) for x, y in quad.corners)  # type: ignore[assignment]
         reading = ExpeditionReading(match, conf, corners, tuple(sorted(cells)))
-        if best is None or len(reading.cells) > len(best.cells):
+        if best is None or (reading.confidence, len(reading.cells)) > (best.confidence, len(best.cells)):
             best = reading
     return best

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from vision.cards.detect import detect
-from vision.cards.expedition import pattern, read_expedition, same_shape
+from vision.cards.expedition import pattern, read_expedition, same_shape, squares
 
 from .conftest import PX_PER_MM, place, table
 
@@ -64,3 +64,23 @@ def test_shared_detection_reads_the_same(rng: np.random.Generator) -> None:
     shared = read_expedition(canvas, quads=detect(canvas))
     assert own is not None and shared is not None and shared.id == own.id == "e7"
     assert read_expedition(canvas, quads=()) is None
+
+
+@pytest.mark.parametrize("shape_id", ["e1", "e4", "e7"])
+def test_squares_without_outlines_are_read_as_one_region(rng: np.random.Generator, shape_id: str) -> None:
+    # blur has erased the outlines between the squares: only their common fill stands out
+    w, h = round(63 * PX_PER_MM), round(88 * PX_PER_MM)
+    face = np.full((h, w, 3), (235, 240, 245), np.uint8)
+    cv2.rectangle(face, (0, 0), (w - 1, h - 1), (90, 60, 40), round(3 * PX_PER_MM))
+    s = round(12 * PX_PER_MM)
+    x0, y0 = w // 2 - s, h // 2 - s
+    for r, c in SHAPES[shape_id]:
+        p0, p1 = (x0 + c * s, y0 + r * s), (x0 + (c + 1) * s, y0 + (r + 1) * s)
+        cv2.rectangle(face, p0, p1, (60, 140, 200), -1)
+    face = cv2.GaussianBlur(face, (0, 0), 3.0)
+    assert len(squares(cv2.resize(face, (252, 352), interpolation=cv2.INTER_AREA), 4.0)) < 2
+    canvas = table(rng)
+    place(canvas, face, (450, 320), float(rng.uniform(0, 360)), 0.55)
+    found = read_expedition(canvas)
+    assert found is not None and same_shape(found.id, shape_id)
+    assert found.confidence < 1.0  # found as a region, not square by square
