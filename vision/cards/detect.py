@@ -211,6 +211,16 @@ def _overlap(a: NDArray[np.float64], b: NDArray[np.float64]) -> float:
     return float(inter)
 
 
+def _holds_two(cand: tuple[NDArray[np.float64], bool, float],
+               others: list[tuple[NDArray[np.float64], bool, float]]) -> bool:
+    """Whether ``cand`` holds two disjoint card-sized candidates (it is a group of touching
+    cards)."""
+    qa, _, aa = cand
+    inner = [c for c in others if 0.3 * aa < c[2] < 0.75 * aa and _overlap(qa, c[0]) > 0.85 * c[2]]
+    return any(_overlap(a[0], b[0]) < 0.1 * min(a[2], b[2])
+               for n, a in enumerate(inner) for b in inner[n + 1:])
+
+
 def _suppress(cands: list[tuple[NDArray[np.float64], bool, float]], cfg: DetectConfig,
               ) -> list[tuple[NDArray[np.float64], bool, float]]:
     """One candidate per card. A candidate that holds two or more disjoint card-sized candidates
@@ -276,6 +286,7 @@ def detect(image: NDArray[np.uint8], config: DetectConfig | None = None) -> tupl
                           for quad, is_partial, area, weak in found if weak])
     full_all = [c for cands in per_pass + weak_pass for c in cands if not c[1]]
     med = float(np.median([c[2] for c in full_all])) if full_all else 0.0
+    every = [c for cands in per_pass + weak_pass for c in cands if not c[1]]
     kept: list[tuple[NDArray[np.float64], bool, float]] = []
     short = float(np.sqrt(med * 63.0 / 88.0))  # a card's short side in pixels
     # earlier (finer) passes win; later ones add what they missed; quads with a side along no
@@ -291,12 +302,13 @@ def detect(image: NDArray[np.uint8], config: DetectConfig | None = None) -> tupl
             if not clash:
                 kept.append(cand)
             elif (len(clash) == 1 and not cand[1] and not kept[clash[0]][1]
+                  and not _holds_two(cand, every)
                   and sum(o > 1.0 - cfg.inner_share for o in shared) == 1
                   and kept[clash[0]][2] < cfg.inner_share * cand[2]
                   and _overlap(cand[0], kept[clash[0]][0]) > cfg.inner_share * kept[clash[0]][2]):
                 # an earlier pass found only something inside this card (its frame or grid
-                # box) and it reaches into no other card: the outermost outline wins, as within
-                # one pass
+                # box), it reaches into no other card and holds no two cards: the outermost
+                # outline wins, as within one pass
                 kept[clash[0]] = cand
     out = [CardQuad(quad, is_partial, area) for quad, is_partial, area in kept]
     out.sort(key=lambda q: (q.partial, -q.area))
