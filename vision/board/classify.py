@@ -262,6 +262,15 @@ def classify(samples: SpotSamples, model: TokenModel, cfg: BoardConfig) -> Class
     skin = ((sec_hand.reshape(sec.shape[:2]) < cfg.hand_distance * cfg.hand_sector_slack)
             & (sec.mean(-1) >= cfg.hand_min_brightness)).any(axis=1)
     part = ((sector_dev > cfg.sector_spread_max) & skin) | (sector_dev > cfg.sector_spread_hard)
+    if cfg.rim_enabled and samples.rim is not None:
+        # a finger over the edge of a token: a skin-coloured part of the ring round the spot's
+        # centre, of another hue than the spot
+        rim = samples.rim.reshape(25, -1, 3)
+        rim_dev = sector_deviation(samples, cfg, np.exp(chroma(shift + white)), samples.rim).reshape(25)
+        rim_hand = _hand_distance(chroma(np.log(rim + cfg.eps) - shift - white).reshape(-1, 3), cfg)
+        rim_skin = ((rim_hand.reshape(rim.shape[:2]) < cfg.hand_distance * cfg.hand_sector_slack)
+                    & (rim.mean(-1) >= cfg.hand_min_brightness)).any(axis=1)
+        part |= (rim_dev > cfg.sector_spread_max) & rim_skin & ~empty
     letters[part] = "?"
     conf[part] = 0.0
     tokens &= ~part

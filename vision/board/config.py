@@ -62,6 +62,8 @@ class BoardConfig:
     corner_patch_frac: float
     sector_count: int
     sector_frac: float
+    rim_frac: float
+    rim_enabled: bool
     eps: float
     saturation: float
     chromatic_min: float

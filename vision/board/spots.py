@@ -42,13 +42,16 @@ class SpotSamples:
     ``inner`` is ``(5, 5, 3)``: the median BGR (0..1) inside each spot; ``sectors`` is
     ``(5, 5, S, 3)``: mean BGR of S angular sectors of the spot; ``texture`` is ``(5, 5)``:
     the spread of log-luminance inside the spot; ``background`` is ``(5, 5, 4, 3)``: median BGR of
-    the four patches of board between a spot and its diagonal neighbours.
+    the four patches of board between a spot and its diagonal neighbours; ``rim`` is
+    ``(5, 5, S, 3)``: mean BGR of the same S sectors in the ring between ``sector_frac`` and
+    ``rim_frac`` of the spot's radius (a finger over the edge of a token shows there first).
     """
 
     inner: NDArray[np.float64]
     sectors: NDArray[np.float64]
     texture: NDArray[np.float64]
     background: NDArray[np.float64]
+    rim: NDArray[np.float64] | None = None
 
 
 def _gradients(rect: NDArray[np.uint8]) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
@@ -154,12 +157,21 @@ def sample_spots(rect: NDArray[np.uint8], grid: Grid, cfg: BoardConfig) -> SpotS
     near = dx * dx + dy * dy <= (cfg.sector_frac * grid.radius) ** 2
     onehot[np.arange(len(sector))[near], sector[near]] = 1.0
     onehot /= np.maximum(onehot.sum(axis=0, keepdims=True), 1.0)
+    rdx, rdy, rang = _disc_offsets(cfg.rim_frac * grid.radius)
+    rsector = ((rang + math.pi) / (2 * math.pi) * cfg.sector_count).astype(np.int32) % cfg.sector_count
+    ring = rdx * rdx + rdy * rdy > (cfg.sector_frac * grid.radius) ** 2
+    rim_hot = np.zeros((len(rsector), cfg.sector_count), np.float32)
+    rim_hot[np.arange(len(rsector))[ring], rsector[ring]] = 1.0
+    rim_hot /= np.maximum(rim_hot.sum(axis=0, keepdims=True), 1.0)
     centres = np.round(grid.centres.reshape(25, 2)).astype(np.int32)
     xi = np.clip(centres[:, 0:1] + dx[None, :], 0, size - 1)
     yi = np.clip(centres[:, 1:2] + dy[None, :], 0, size - 1)
     px = img[yi, xi]  # (25, P, 3)
     inner = np.percentile(px, cfg.inner_percentile, axis=1)
     sectors = np.einsum("npc,ps->nsc", px, onehot)
+    rxi = np.clip(centres[:, 0:1] + rdx[None, :], 0, size - 1)
+    ryi = np.clip(centres[:, 1:2] + rdy[None, :], 0, size - 1)
+    rim = np.einsum("npc,ps->nsc", img[ryi, rxi], rim_hot)
     q25, q75 = np.percentile(luma[yi, xi], [25, 75], axis=1)
     texture = q75 - q25
     pdx, pdy, _ = _disc_offsets(max(1.0, cfg.corner_patch_frac * grid.pitch))
@@ -174,6 +186,7 @@ def sample_spots(rect: NDArray[np.uint8], grid: Grid, cfg: BoardConfig) -> SpotS
         sectors=sectors.reshape(5, 5, cfg.sector_count, 3).astype(np.float64),
         texture=texture.reshape(5, 5).astype(np.float64),
         background=background.reshape(5, 5, 4, 3).astype(np.float64),
+        rim=rim.reshape(5, 5, cfg.sector_count, 3).astype(np.float64),
     )
 
 
@@ -215,7 +228,8 @@ def spot_features(samples: SpotSamples, cfg: BoardConfig) -> dict[str, NDArray[n
 
 
 def sector_deviation(samples: SpotSamples, cfg: BoardConfig,
-                     gains: NDArray[np.float64] | None = None) -> NDArray[np.float64]:
+                     gains: NDArray[np.float64] | None = None,
+                     sectors: NDArray[np.float64] | None = None) -> NDArray[np.float64]:
     """The largest change of hue of a sector of each spot against the whole spot.
 
     A sector may be a brighter, darker or paler version of the spot (gloss, glare, the emblem:
@@ -229,6 +243,8 @@ def sector_deviation(samples: SpotSamples, cfg: BoardConfig,
     cfg : BoardConfig
     gains : (3,) float array, optional
         BGR gains of the light, divided out first.
+    sectors : (5, 5, S, 3) float array, optional
+        The parts compared with the whole spot; ``samples.sectors`` by default.
 
     Returns
     -------
@@ -237,7 +253,7 @@ def sector_deviation(samples: SpotSamples, cfg: BoardConfig,
     g = np.ones(3) if gains is None else np.asarray(gains, np.float64)
     inner = samples.inner / g
     o_in = _opponent(inner)[:, :, None, :]  # (5, 5, 1, 2)
-    o_sec = _opponent(samples.sectors / g)  # (5, 5, S, 2)
+    o_sec = _opponent((samples.sectors if sectors is None else sectors) / g)  # (5, 5, S, 2)
     norm = np.sqrt((o_in ** 2).sum(-1, keepdims=True))
     bright = inner.mean(-1)[:, :, None, None]
     u = np.where(norm > cfg.neutral_chroma * bright, o_in / (norm + 1e-9), 0.0)

@@ -73,3 +73,26 @@ def test_supply_assignment_keeps_nearest_kinds_within_supply() -> None:
     few = np.array([1.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0])
     assert list(assign_with_supply(d, few)) == list(d.argmin(axis=1))  # more spots than slots
     assert assign_with_supply(np.zeros((0, 7)), np.full(7, 3.0)).shape == (0,)
+
+
+@pytest.mark.parametrize("style", ["night", "parchment", "wood"])
+def test_a_finger_over_a_token_edge_makes_it_unknown(style: str) -> None:
+    import dataclasses
+
+    cfg = default_config()
+    face = render_board_face(LAYOUT, style, np.random.default_rng(15))
+    rect = cv2.resize(face.image, (cfg.rect_size, cfg.rect_size), interpolation=cv2.INTER_AREA)
+    grid = fit_grid(rect, cfg)
+    # a finger (skin, as wide as a third of a token) across the outer part of the red token at (2, 1)
+    x, y = grid.centres[2, 1]
+    r = grid.radius
+    width = round(0.7 * r)
+    edge = round(float(y) + 0.8 * r)
+    cv2.line(rect, (int(x - 0.6 * r), edge), (int(x + 0.6 * r), edge), (95, 125, 180), width, cv2.LINE_AA)
+    samples = sample_spots(rect, grid, cfg)
+    cells = classify(samples, default_model(), cfg).cells
+    assert cells[2][1] == "?"
+    assert cells[:2] + cells[3:] == LAYOUT[:2] + LAYOUT[3:]
+    # without the ring test the covered token is guessed
+    off = dataclasses.replace(cfg, rim_enabled=False)
+    assert classify(samples, default_model(), off).cells[2][1] == "R"
