@@ -37,6 +37,8 @@ class DetectConfig:
     border_px: int
     nest_overlap: float
     inner_share: float
+    pair_area: float
+    card_area_tol: float
     side_support: float
     support_span: float
     support_samples: int
@@ -221,6 +223,17 @@ def _holds_two(cand: tuple[NDArray[np.float64], bool, float],
                for n, a in enumerate(inner) for b in inner[n + 1:])
 
 
+def _two_cards(cand: tuple[NDArray[np.float64], bool, float],
+               others: list[tuple[NDArray[np.float64], bool, float]], med: float, cfg: DetectConfig) -> bool:
+    """Whether ``cand`` is two touching cards taken together: far larger than the photo's typical
+    card, and holding a candidate of a card's own size that fills only part of it."""
+    qa, _, aa = cand
+    if med <= 0 or aa < cfg.pair_area * med:
+        return False
+    return any(0.3 * aa < c[2] < 0.75 * aa and abs(c[2] / med - 1.0) < cfg.card_area_tol
+               and _overlap(qa, c[0]) > 0.85 * c[2] for c in others)
+
+
 def _suppress(cands: list[tuple[NDArray[np.float64], bool, float]], cfg: DetectConfig,
               ) -> list[tuple[NDArray[np.float64], bool, float]]:
     """One candidate per card. A candidate that holds two or more disjoint card-sized candidates
@@ -297,6 +310,8 @@ def detect(image: NDArray[np.uint8], config: DetectConfig | None = None) -> tupl
                   or (first and full_all and cfg.min_partial_area_frac * med <= c[2] <= 1.3 * med
                       and _thickness(c[0]) >= cfg.min_partial_thickness * short)]
         for cand in _suppress(usable, cfg):
+            if not cand[1] and _two_cards(cand, every, med, cfg):
+                continue
             shared = [_overlap(cand[0], k[0]) / min(cand[2], k[2]) for k in kept]
             clash = [n for n, o in enumerate(shared) if o > cfg.nest_overlap]
             if not clash:
