@@ -178,3 +178,21 @@ def test_detect_a_card_seen_at_a_slant(face_maker: Callable[..., Face], rng: np.
     full = [q for q in detect(canvas) if not q.partial]
     assert len(full) == 1 and _corner_error(full[0].corners, quad) < 4.0
 
+
+
+def test_detect_touching_cards_offset_along_their_side(face_maker: Callable[..., Face],
+                                                        rng: np.random.Generator) -> None:
+    # side by side but shifted: together they still look like one four-sided card
+    canvas = table(rng)
+    a, _ = _face(face_maker, rng, "t13")
+    b, _ = _face(face_maker, rng, "t27")
+    c, _ = _face(face_maker, rng, "t30")
+    scale = 0.45
+    w, h = 63 * PX_PER_MM * scale, 88 * PX_PER_MM * scale
+    qa = place(canvas, a.image, (300, 300), 0, scale)
+    qb = place(canvas, b.image, (300 + w + 1, 300 + 0.35 * h), 0, scale)
+    place(canvas, c.image, (700, 300), 15, scale)
+    full = [q for q in detect(canvas) if not q.partial]
+    assert len(full) == 3
+    # each card on its own (taken together, corners would be off by half a card)
+    assert max(min(_corner_error(q.corners, t) for q in full) for t in (qa, qb)) < 0.1 * w
