@@ -12,7 +12,9 @@ shadows), then:
    with the token model (the seven kinds constrain each other: white and pearl are told apart by
    the blue, green, red and gold tokens on the same board); with an enrolled model the shift is
    held near zero;
-4. each spot takes the nearest kind; one too far from every kind is unknown.
+4. each spot takes the nearest kind, jointly: no kind more often than the game has tokens of it,
+   and white against pearl by the light tokens' tints relative to each other; a spot too far
+   from every kind is unknown.
 """
 
 from __future__ import annotations
@@ -158,6 +160,58 @@ def _refine_on_light_tokens(x: NDArray[np.float64], sat: NDArray[np.bool_], best
     return shift + best_delta
 
 
+def split_light_tokens(x: NDArray[np.float64], best: NDArray[np.intp], fit: NDArray[np.bool_],
+                       model: TokenModel, shift: NDArray[np.float64], prior: float) -> NDArray[np.intp]:
+    """Decide white against pearl jointly for the light tokens of one board.
+
+    A pearl is a white token with a pinkish tint, a difference as small as the error of the
+    light's estimate, so it is decided relative to the other light tokens: each light spot's tint
+    ``t`` along the white-to-pearl direction (0 white, 1 pearl) is measured, the most tinted ``j``
+    spots are pearls (``j`` at most 2 and at least ``n - 4``, as the game has 2 pearls and 4
+    whites), and ``j`` is chosen so that ``t - label`` is most alike across the spots (a common
+    residual tint ``delta`` is allowed, pulled to zero by ``prior``, in tokens).
+
+    Parameters
+    ----------
+    x : (N, 3) float64 light-normalised log colours of the token spots
+    best : (N,) intp kinds read so far (indices into ``model.kinds``)
+    fit : (N,) bool spots close enough to their kind to be read
+    model : TokenModel
+    shift : (3,) float64 the light's log-gain shift
+    prior : float
+
+    Returns
+    -------
+    (N,) intp array
+        ``best`` with the readable white and pearl spots relabelled.
+    """
+    kinds = "".join(model.kinds)
+    if "W" not in kinds or "P" not in kinds:
+        return best
+    iw, ip = kinds.index("W"), kinds.index("P")
+    light = fit & ((best == iw) | (best == ip))
+    n = int(light.sum())
+    if n == 0 or n > 6:
+        return best
+    means = np.asarray(model.means, np.float64)
+    mw = chroma(means[iw])
+    v = chroma(means[ip]) - mw
+    t = (chroma(x[light] - shift) - mw) @ v / max(float(v @ v), 1e-9)
+    order = np.argsort(-t)
+    best_cost, best_lab = np.inf, np.zeros(n)
+    for j in range(max(0, n - 4), min(2, n) + 1):
+        lab = np.zeros(n)
+        lab[order[:j]] = 1.0
+        r = t - lab
+        delta = r.sum() / (n + prior)
+        cost = float(((r - delta) ** 2).sum() + prior * delta ** 2)
+        if cost < best_cost:
+            best_cost, best_lab = cost, lab
+    out = best.copy()
+    out[np.flatnonzero(light)] = np.where(best_lab > 0, ip, iw)
+    return out
+
+
 def assign_with_supply(d: NDArray[np.float64], supply: NDArray[np.float64]) -> NDArray[np.intp]:
     """Give each spot a kind, no kind more often than the game has tokens of it.
 
@@ -289,6 +343,7 @@ def classify(samples: SpotSamples, model: TokenModel, cfg: BoardConfig) -> Class
         # the board holds at most the game's tokens of each kind: the readable spots are assigned
         # jointly, so a fifth "white" goes to the kind it resembles next (a pearl, typically)
         best[fit] = assign_with_supply(d[fit], supply)
+        best = split_light_tokens(x[tokens], best, fit, model, shift, prior)
         d1 = d[np.arange(len(d)), best]
         d2 = np.where(np.arange(d.shape[1])[None, :] == best[:, None], np.inf, d).min(axis=1)
         limit = cfg.reject_distance + 2 * spreads[best]

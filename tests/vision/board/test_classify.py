@@ -96,3 +96,23 @@ def test_a_finger_over_a_token_edge_makes_it_unknown(style: str) -> None:
     # without the ring test the covered token is guessed
     off = dataclasses.replace(cfg, rim_enabled=False)
     assert classify(samples, default_model(), off).cells[2][1] == "R"
+
+
+def test_white_and_pearl_are_split_by_their_tints_relative_to_each_other() -> None:
+    from vision.board.classify import split_light_tokens
+
+    model = default_model()
+    means = np.asarray(model.means, np.float64)
+    iw, ip = model.kinds.index("W"), model.kinds.index("P")
+    # the light left a residual pinkish tint of 0.45 of the white-to-pearl step on every token:
+    # one white and two pearls, all read as white so far
+    step = means[ip] - means[iw]
+    x = np.array([means[iw] + 0.45 * step, means[iw] + 1.45 * step, means[iw] + 1.35 * step])
+    best = np.array([iw, iw, iw])
+    out = split_light_tokens(x, best, np.ones(3, bool), model, np.zeros(3), 1.0)
+    assert list(out) == [iw, ip, ip]
+    # six light tokens: exactly 4 whites and 2 pearls, the two most tinted being pearls
+    tints = np.array([0.1, 0.9, 0.2, 0.0, 0.6, 0.3])
+    x6 = means[iw] + tints[:, None] * step
+    out6 = split_light_tokens(x6, np.full(6, ip), np.ones(6, bool), model, np.zeros(3), 1.0)
+    assert list(out6) == [iw, ip, iw, iw, ip, iw]
