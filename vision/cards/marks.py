@@ -11,7 +11,7 @@ in between "uncertain" rather than a guess.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 
@@ -44,6 +44,11 @@ class MarksConfig:
     symbol_chroma: float
     symbol_hues: Mapping[str, tuple[tuple[float, float], ...]]
     residual_cap_centre: float
+    mask_px: int
+    print_share: float
+    print_grow_px: int
+    min_pool: int
+    pooled_hi: float
 
 
 @cache
@@ -61,6 +66,8 @@ class CellInk:
     stroke overshooting from a neighbour touches one or two; a mark crosses or circles the cell).
     ``corners``: share of the four corners reached by ink joined to the ink in the centre (a pen
     stroke across a printed symbol runs on into the corners; a symbol stays clear of them).
+    ``masks``: ``(rows, cols, S, S)`` bool, each cell's ink resampled to ``S = mask_px`` square
+    (empty for water), to compare cells printed with the same symbol pixel by pixel.
     """
 
     ring: NDArray[np.float64]
@@ -70,6 +77,7 @@ class CellInk:
     sectors: NDArray[np.float64]
     sectors_res: NDArray[np.float64]
     corners: NDArray[np.float64]
+    masks: NDArray[np.bool_]
 
 
 @dataclass(frozen=True)
@@ -103,6 +111,7 @@ def cell_ink(face: NDArray[np.uint8], grid: Grid, printed: NDArray[np.str_],
     coloured = chroma > cfg.symbol_chroma
     rows, cols = grid.shape
     out = [np.zeros((rows, cols)) for _ in range(7)]
+    masks = np.zeros((rows, cols, cfg.mask_px, cfg.mask_px), bool)
     for r in range(rows):
         for c in range(cols):
             sym = str(printed[r, c])
@@ -140,7 +149,9 @@ def cell_ink(face: NDArray[np.uint8], grid: Grid, printed: NDArray[np.str_],
             out[5][r, c] = _sector_share(res[ring], sector, cfg.sector_on)
             out[6][r, c] = _linked_corners(patch, inner, np.abs(u) > 0.5 - cfg.corner_frac,
                                            np.abs(v) > 0.5 - cfg.corner_frac, u, v)
-    return CellInk(*out)
+            masks[r, c] = cv2.resize(patch.astype(np.float32), (cfg.mask_px, cfg.mask_px),
+                                     interpolation=cv2.INTER_AREA) >= 0.25
+    return CellInk(*out, masks)
 
 
 def _ink_thresholds(lab: NDArray[np.float32], paper: NDArray[np.float32], grid: Grid,
@@ -220,8 +231,61 @@ def _decide(centre: float, sectors: float, lo: tuple[float, float],
     return -1, score, 0.0
 
 
+def print_templates(cards: Sequence[tuple[CellInk, NDArray[np.str_]]],
+                    config: MarksConfig | None = None) -> dict[str, NDArray[np.bool_]]:
+    """The print of each symbol class, learnt from every cell printed with it in one photo.
+
+    A symbol is printed alike in each of its cells, while pen strokes differ from cell to cell:
+    a pixel is print when it is ink in at least ``print_share`` of the class's cells. Classes
+    with fewer than ``min_pool`` cells get no template.
+
+    Parameters
+    ----------
+    cards : sequence of (CellInk, (rows, cols) str array)
+        Each identified card's cell ink and printed symbols (same frame).
+
+    Returns
+    -------
+    dict
+        Symbol -> ``(S, S)`` bool print mask (grown by ``print_grow_px`` against small shifts).
+    """
+    cfg = config or default_config()
+    pools: dict[str, list[NDArray[np.bool_]]] = {}
+    for ink, printed in cards:
+        for (r, c), sym in np.ndenumerate(printed):
+            if sym not in (".", "#"):
+                pools.setdefault(str(sym), []).append(ink.masks[r, c])
+    out: dict[str, NDArray[np.bool_]] = {}
+    k = 2 * cfg.print_grow_px + 1
+    kernel = np.ones((k, k), np.uint8)
+    for sym, masks in pools.items():
+        if len(masks) < cfg.min_pool:
+            continue
+        share = np.mean(np.stack(masks), axis=0)
+        out[sym] = cv2.dilate((share >= cfg.print_share).astype(np.uint8), kernel).astype(bool)
+    return out
+
+
+def pooled_residual(ink: CellInk, rc: tuple[int, int], template: NDArray[np.bool_]) -> float:
+    """Share of a cell's mask that is ink outside its class's print ``template``."""
+    return float((ink.masks[rc] & ~template).mean())
+
+
+def _pooled(state: int, score: float, conf: float, residual: float,
+            cfg: MarksConfig) -> tuple[int, float, float]:
+    """Second stage for a symbol cell: ink beyond the pooled print marks it. The lack of such
+    ink settles nothing (a dot on the print, or a gesture repeated in most cells of the class,
+    leaves none), so the first stage's verdict stands then."""
+    if residual >= cfg.pooled_hi:
+        s = max(score, residual / cfg.pooled_hi)
+        return 1, s, float(min(1.0, 0.5 + 0.5 * (s - 1.0)))
+    return state, score, conf
+
+
 def read_marks(face: NDArray[np.uint8], grid: Grid, printed: NDArray[np.str_],
-               reference: CellInk | None = None, config: MarksConfig | None = None) -> CellVerdicts:
+               reference: CellInk | None = None, config: MarksConfig | None = None,
+               templates: Mapping[str, NDArray[np.bool_]] | None = None,
+               ink: CellInk | None = None) -> CellVerdicts:
     """Marked / unmarked / uncertain for every cell of ``printed``.
 
     Parameters
@@ -235,9 +299,14 @@ def read_marks(face: NDArray[np.uint8], grid: Grid, printed: NDArray[np.str_],
         identified card, or from presence alone (all ``#``) when unknown.
     reference : CellInk, optional
         The ink of the clean reference face (same printed frame).
+    templates : mapping, optional
+        Symbol -> print mask from :func:`print_templates` (pooled over the photo's cards): ink
+        outside the print settles a symbol cell as marked (from ``pooled_hi``).
+    ink : CellInk, optional
+        This face's ink when already measured with :func:`cell_ink`.
     """
     cfg = config or default_config()
-    ink = cell_ink(face, grid, printed, cfg)
+    ink = ink if ink is not None else cell_ink(face, grid, printed, cfg)
     rows, cols = grid.shape
     state = np.full((rows, cols), -2, np.int8)
     score = np.zeros((rows, cols))
@@ -265,5 +334,8 @@ def read_marks(face: NDArray[np.uint8], grid: Grid, printed: NDArray[np.str_],
                     >= cfg.linked_corners):
                 sec = max(sec, hi[1])  # a stroke runs from the symbol into corners its print leaves clear
             st, sc, cf = _decide(c, sec, lo, hi)
+            template = templates.get(sym) if templates is not None and sym != "#" else None
+            if template is not None:
+                st, sc, cf = _pooled(st, sc, cf, pooled_residual(ink, rc, template), cfg)
             state[rc], score[rc], conf[rc] = st, sc, cf
     return CellVerdicts(state, score, conf)

@@ -75,9 +75,23 @@ def _grid_box(grid: grid_mod.Grid, to_face: NDArray[np.float64]) -> NDArray[np.f
     return cv2.perspectiveTransform(box, np.linalg.inv(to_face)).reshape(4, 2)
 
 
-def read_one(image: NDArray[np.uint8], quad: detect_mod.CardQuad, catalog: Catalog,
-             cfg: CardsConfig) -> CardReading | None:
-    """Read one detected card; ``None`` when the quad shows no grid of cells (not a map card)."""
+@dataclass(frozen=True)
+class _Prepared:
+    """A card read up to its marks: face, grid, identity and the cells' ink."""
+
+    face: rectify_mod.Face
+    grid: grid_mod.Grid
+    obs: identify_mod.Observation
+    ident: identify_mod.Identity
+    printed: NDArray[np.str_]
+    reference: marks_mod.CellInk | None
+    ink: marks_mod.CellInk
+
+
+def _prepare(image: NDArray[np.uint8], quad: detect_mod.CardQuad, catalog: Catalog,
+             cfg: CardsConfig) -> CardReading | _Prepared | None:
+    """Everything up to the mark decisions; a finished reading for a cut or unknown card,
+    ``None`` when the quad shows no grid of cells (not a map card)."""
     if quad.partial:
         return CardReading(None, None, 0.0, _quad(quad.corners), (), (), False, True)
     face = rectify_mod.rectify(image, quad.corners, cfg.rectify)
@@ -107,7 +121,21 @@ def read_one(image: NDArray[np.uint8], quad: detect_mod.CardQuad, catalog: Catal
     else:
         printed = np.where(grid.presence >= 0.5, "#", ".")
     ref = reference_ink(catalog, ident.card.id, printed, cfg) if ident.card is not None else None
-    verdicts = marks_mod.read_marks(face.image, grid, printed, ref, cfg.marks)
+    ink = marks_mod.cell_ink(face.image, grid, printed, cfg.marks)
+    return _Prepared(face, grid, obs, ident, printed, ref, ink)
+
+
+def _templates(prepared: list[_Prepared], cfg: CardsConfig) -> dict[str, NDArray[np.bool_]]:
+    """The print of each symbol, pooled over the identified cards of one photo."""
+    known = [(p.ink, p.printed) for p in prepared if p.ident.card is not None]
+    return marks_mod.print_templates(known, cfg.marks)
+
+
+def _finish(p: _Prepared, templates: dict[str, NDArray[np.bool_]], cfg: CardsConfig) -> CardReading:
+    """Mark decisions and the reading in the catalog frame."""
+    face, grid, obs, ident, printed = p.face, p.grid, p.obs, p.ident, p.printed
+    verdicts = marks_mod.read_marks(face.image, grid, printed, p.reference, cfg.marks,
+                                    templates=templates, ink=p.ink)
     marked = [(int(r), int(c)) for r, c in zip(*np.nonzero(verdicts.state == 1), strict=True)]
     uncertain = [(int(r), int(c)) for r, c in zip(*np.nonzero(verdicts.state == -1), strict=True)]
     n_cells = int(np.sum(printed != "."))
@@ -139,6 +167,18 @@ def read_one(image: NDArray[np.uint8], quad: detect_mod.CardQuad, catalog: Catal
     )
 
 
+
+
+def read_one(image: NDArray[np.uint8], quad: detect_mod.CardQuad, catalog: Catalog,
+             cfg: CardsConfig) -> CardReading | None:
+    """Read one detected card; ``None`` when the quad shows no grid of cells (not a map card).
+    The print of its symbols is learnt from this card alone."""
+    p = _prepare(image, quad, catalog, cfg)
+    if not isinstance(p, _Prepared):
+        return p
+    return _finish(p, _templates([p], cfg), cfg)
+
+
 def read(image: NDArray[np.uint8], catalog: Catalog | None = None,
          config: CardsConfig | None = None,
          quads: tuple[detect_mod.CardQuad, ...] | None = None) -> list[CardReading]:
@@ -164,9 +204,12 @@ def read(image: NDArray[np.uint8], catalog: Catalog | None = None,
     """
     cfg = config or default_config()
     cat = catalog or load_catalog()
-    out: list[CardReading] = []
+    # first every card up to its marks, so that each symbol's print is learnt from all the
+    # cards of the photo (pen strokes differ from cell to cell; the print does not)
+    found: list[CardReading | _Prepared] = []
     for quad in detect_mod.detect(image, cfg.detect) if quads is None else quads:
-        reading = read_one(image, quad, cat, cfg)
-        if reading is not None:
-            out.append(reading)
-    return out
+        p = _prepare(image, quad, cat, cfg)
+        if p is not None:
+            found.append(p)
+    templates = _templates([p for p in found if isinstance(p, _Prepared)], cfg)
+    return [_finish(p, templates, cfg) if isinstance(p, _Prepared) else p for p in found]

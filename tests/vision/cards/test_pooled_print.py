@@ -1,0 +1,65 @@
+"""The print of each symbol learnt from all of a photo's cells of that symbol (second mark stage)."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision.cards.grid import Grid
+from vision.cards.marks import CellInk, default_config, pooled_residual, print_templates, read_marks
+
+S = default_config().mask_px
+
+
+def _printed_x(rng: np.random.Generator) -> np.ndarray:
+    """A printed X as a cell's ink mask, shifted by up to one pixel (grid jitter)."""
+    img = np.zeros((S, S), np.uint8)
+    dx, dy = (int(v) for v in rng.integers(-1, 2, size=2))
+    cv2.line(img, (6 + dx, 6 + dy), (S - 7 + dx, S - 7 + dy), 1, 2)
+    cv2.line(img, (S - 7 + dx, 6 + dy), (6 + dx, S - 7 + dy), 1, 2)
+    return img.astype(bool)
+
+
+def _with_stroke(mask: np.ndarray) -> np.ndarray:
+    img = mask.astype(np.uint8).copy()
+    cv2.circle(img, (S // 2, S // 2), S // 2 - 3, 1, 2)  # a pen ring round the symbol
+    return img.astype(bool)
+
+
+def _ink(masks: list[np.ndarray]) -> CellInk:
+    z = np.zeros((1, len(masks)))
+    return CellInk(z, z, z, z, z, z, z, np.stack(masks)[None])
+
+
+def test_template_is_the_shared_print_and_a_stroke_is_residual(rng: np.random.Generator) -> None:
+    cards = []
+    for k in range(3):
+        printed = np.array([["X", "X", "#", "C" if k else "#"]])
+        masks = [_printed_x(rng), _printed_x(rng), np.zeros((S, S), bool), _printed_x(rng)]
+        if k == 1:
+            masks[0] = _with_stroke(masks[0])
+        cards.append((_ink(masks), printed))
+    tpl = print_templates(cards)
+    assert default_config().min_pool == 3
+    assert set(tpl) == {"X"}  # two C cells are too few to learn from; plain cells print nothing
+    cfg = default_config()
+    marked = pooled_residual(cards[1][0], (0, 0), tpl["X"])
+    clean = [pooled_residual(ink, (0, c), tpl["X"]) for k, (ink, _) in enumerate(cards) for c in (0, 1)
+             if (k, c) != (1, 0)]
+    assert marked >= cfg.pooled_hi
+    assert max(clean) < cfg.pooled_hi / 2
+
+
+def test_second_stage_marks_a_symbol_cell_the_first_missed(rng: np.random.Generator) -> None:
+    printed = np.array([["X", "X", "X", "X"]])
+    masks = [_printed_x(rng) for _ in range(4)]
+    masks[2] = _with_stroke(masks[2])
+    ink = _ink(masks)  # the first stage's features show nothing (a pen of the print's hue)
+    grid = Grid(np.arange(5) * 40.0, np.array([0.0, 40.0]), np.ones((1, 4)), np.full(3, 200.0))
+    face = np.zeros((40, 160, 3), np.uint8)
+    tpl = print_templates([(ink, printed)])
+    with_print = read_marks(face, grid, printed, templates=tpl, ink=ink)
+    assert with_print.state.tolist() == [[0, 0, 1, 0]]
+    assert with_print.ink[0, 2] >= 1.0
+    first_only = read_marks(face, grid, printed, ink=ink)
+    assert first_only.state.tolist() == [[0, 0, 0, 0]]
