@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import click
 import pytest
 from click.testing import CliRunner
 
@@ -28,6 +29,27 @@ def test_each_benchmark_has_help(name: str) -> None:
     result = CliRunner().invoke(main, ["bench", name, "--help"])
     assert result.exit_code == 0, result.output
     assert "--seed" in result.output or "--seconds" in result.output
+
+
+def _paths(group: click.Group, prefix: list[str]) -> list[list[str]]:
+    ctx = click.Context(group)
+    out: list[list[str]] = []
+    for name in group.list_commands(ctx):
+        cmd = group.get_command(ctx, name)
+        assert cmd is not None, name
+        out.append([*prefix, name])
+        if isinstance(cmd, click.Group):
+            out.extend(_paths(cmd, [*prefix, name]))
+    return out
+
+
+def test_help_at_every_level() -> None:
+    paths = _paths(main, [])
+    assert ["bench", "live"] in paths and ["calibrate", "tokens"] in paths
+    for path in paths:
+        result = CliRunner().invoke(main, [*path, "--help"])
+        assert result.exit_code == 0, (path, result.output)
+        assert "Usage:" in result.output
 
 
 def test_unknown_command_is_a_usage_error() -> None:
