@@ -49,6 +49,7 @@ class MarksConfig:
     print_grow_px: int
     min_pool: int
     pooled_hi: float
+    spill_arc: float
 
 
 @cache
@@ -66,6 +67,8 @@ class CellInk:
     stroke overshooting from a neighbour touches one or two; a mark crosses or circles the cell).
     ``corners``: share of the four corners reached by ink joined to the ink in the centre (a pen
     stroke across a printed symbol runs on into the corners; a symbol stays clear of them).
+    ``spread``: the shortest arc of the ring holding all its inked sectors, as a share of the
+    circle (ink spilt over from a neighbour sits on one side; a mark crosses or circles the cell).
     ``masks``: ``(rows, cols, S, S)`` bool, each cell's ink resampled to ``S = mask_px`` square
     (empty for water), to compare cells printed with the same symbol pixel by pixel.
     """
@@ -77,6 +80,7 @@ class CellInk:
     sectors: NDArray[np.float64]
     sectors_res: NDArray[np.float64]
     corners: NDArray[np.float64]
+    spread: NDArray[np.float64]
     masks: NDArray[np.bool_]
 
 
@@ -110,7 +114,7 @@ def cell_ink(face: NDArray[np.uint8], grid: Grid, printed: NDArray[np.str_],
     hue = np.degrees(np.arctan2(lab[:, :, 2], lab[:, :, 1])) % 360.0
     coloured = chroma > cfg.symbol_chroma
     rows, cols = grid.shape
-    out = [np.zeros((rows, cols)) for _ in range(7)]
+    out = [np.zeros((rows, cols)) for _ in range(8)]
     masks = np.zeros((rows, cols, cfg.mask_px, cfg.mask_px), bool)
     for r in range(rows):
         for c in range(cols):
@@ -149,6 +153,7 @@ def cell_ink(face: NDArray[np.uint8], grid: Grid, printed: NDArray[np.str_],
             out[5][r, c] = _sector_share(res[ring], sector, cfg.sector_on)
             out[6][r, c] = _linked_corners(patch, inner, np.abs(u) > 0.5 - cfg.corner_frac,
                                            np.abs(v) > 0.5 - cfg.corner_frac, u, v)
+            out[7][r, c] = _spread(patch[ring], sector, cfg.sector_on)
             masks[r, c] = cv2.resize(patch.astype(np.float32), (cfg.mask_px, cfg.mask_px),
                                      interpolation=cv2.INTER_AREA) >= 0.25
     return CellInk(*out, masks)
@@ -191,6 +196,17 @@ def _linked_corners(ink: NDArray[np.bool_], inner: NDArray[np.bool_], cx: NDArra
         zone = cx & cy & (np.sign(u) == su) & (np.sign(v) == sv)
         hits += bool((joined & zone).any())
     return hits / 4.0
+
+
+def _spread(ink: NDArray[np.bool_], sector: NDArray[np.int_], on: float) -> float:
+    hits = np.bincount(sector, weights=ink.astype(np.float64), minlength=8)
+    sizes = np.maximum(np.bincount(sector, minlength=8), 1)
+    on_s = np.flatnonzero(hits / sizes > on)
+    if on_s.size == 0:
+        return 0.0
+    # the longest run of empty sectors round the circle is what the arc leaves out
+    gaps = np.diff(np.concatenate([on_s, on_s[:1] + 8])) - 1
+    return float((8 - gaps.max()) / 8.0)
 
 
 def _sector_share(ink: NDArray[np.bool_], sector: NDArray[np.int_], on: float) -> float:
@@ -317,6 +333,10 @@ def read_marks(face: NDArray[np.uint8], grid: Grid, printed: NDArray[np.str_],
             if sym == "#":
                 c, sec = float(ink.centre[rc]), float(ink.sectors[rc])
                 lo, hi = cfg.plain_lo, cfg.plain_hi
+                if c < hi[0] and float(ink.spread[rc]) <= cfg.spill_arc:
+                    # ink on one side of the ring only, none in the centre: a neighbour's stroke
+                    # spilt over, or a mark cut by the outline; not a mark on its own
+                    sec = min(sec, 0.5 * (lo[1] + hi[1]))
             else:
                 # ink beyond the symbol's own hue, above what the cleanest cell of the class shows
                 cb = min(min(float(ink.centre_res[k]) for k in cells), cfg.residual_cap_centre)

@@ -2,11 +2,20 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import cv2
 import numpy as np
 
 from vision.cards.grid import Grid
-from vision.cards.marks import CellInk, default_config, pooled_residual, print_templates, read_marks
+from vision.cards.marks import (
+    CellInk,
+    cell_ink,
+    default_config,
+    pooled_residual,
+    print_templates,
+    read_marks,
+)
 
 S = default_config().mask_px
 
@@ -28,7 +37,7 @@ def _with_stroke(mask: np.ndarray) -> np.ndarray:
 
 def _ink(masks: list[np.ndarray]) -> CellInk:
     z = np.zeros((1, len(masks)))
-    return CellInk(z, z, z, z, z, z, z, np.stack(masks)[None])
+    return CellInk(z, z, z, z, z, z, z, z, np.stack(masks)[None])
 
 
 def test_template_is_the_shared_print_and_a_stroke_is_residual(rng: np.random.Generator) -> None:
@@ -63,3 +72,34 @@ def test_second_stage_marks_a_symbol_cell_the_first_missed(rng: np.random.Genera
     assert with_print.ink[0, 2] >= 1.0
     first_only = read_marks(face, grid, printed, ink=ink)
     assert first_only.state.tolist() == [[0, 0, 0, 0]]
+
+
+def _plain_face() -> tuple[np.ndarray, Grid]:
+    """Four outlined plain cells of 48 px: a stroke spilt over the left side of the first, a ring
+    in the second, a slash across the third, nothing in the fourth."""
+    face = np.full((48, 4 * 48, 3), 235, np.uint8)
+    for k in range(5):
+        cv2.line(face, (k * 48, 0), (k * 48, 47), (40, 40, 40), 1)
+    cv2.rectangle(face, (0, 0), (4 * 48 - 1, 47), (40, 40, 40), 1)
+    ink = (150, 60, 20)
+    for k in range(10, 48, 5):  # a neighbour's hatching reaching in over the left and bottom sides
+        cv2.line(face, (2, k), (11, k - 9), ink, 2)
+        cv2.line(face, (k - 8, 46), (k + 1, 37), ink, 2)
+    cv2.circle(face, (48 + 24, 24), 15, ink, 3)
+    cv2.line(face, (96 + 8, 40), (96 + 40, 8), ink, 3)
+    grid = Grid(np.arange(5) * 48.0, np.array([0.0, 48.0]), np.ones((1, 4)), np.full(3, 235.0))
+    return face, grid
+
+
+def test_ink_on_one_side_of_a_plain_cell_is_not_a_mark() -> None:
+    face, grid = _plain_face()
+    printed = np.array([["#", "#", "#", "#"]])
+    ink = cell_ink(face, grid, printed)
+    cfg = default_config()
+    assert ink.spread[0, 0] <= cfg.spill_arc < ink.spread[0, 1]
+    assert ink.spread[0, 3] == 0.0
+    v = read_marks(face, grid, printed)
+    assert v.state[0, 0] != 1
+    assert v.state[0, 1:].tolist() == [1, 1, 0]
+    # the one-sided ink is enough for the first stage's sector test alone
+    assert read_marks(face, grid, printed, config=replace(cfg, spill_arc=0.0)).state[0, 0] == 1
