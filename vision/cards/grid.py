@@ -42,6 +42,8 @@ class GridConfig:
     coverage_weight: float
     max_checked: int
     alternatives: int
+    extend_margin_mm: float
+    extend_presence: float
     max_candidates: int
 
 
@@ -291,6 +293,54 @@ def locate_grids(face: NDArray[np.uint8], px_per_mm: float, config: GridConfig |
     if not scored:
         return []
     return [dataclasses.replace(_cells(face, hmap, vmap, scored[0][1], scored[0][2], cfg), whole=False)]
+
+
+def extended_grids(face: NDArray[np.uint8], grid: Grid, px_per_mm: float,
+                   config: GridConfig | None = None) -> list[Grid]:
+    """The lattice of ``grid`` grown by one row or column of the same spacing on each side.
+
+    A row or column of a single faint cell can lose its outer outline; the lattice then stops one
+    line short. Each variant adds one line one spacing beyond the first or last line of an axis,
+    as long as it stays ``extend_margin_mm`` inside the face and the axis keeps at most
+    ``max_lines`` lines; the new row or column must hold a position that looks like a cell
+    (presence at least ``extend_presence``). The catalog decides whether a variant is the card's
+    grid.
+
+    Parameters
+    ----------
+    face : (H, W, 3) uint8 array
+        Upright BGR face.
+    grid : Grid
+        A lattice found by :func:`locate_grids`.
+    px_per_mm : float
+        Face scale.
+
+    Returns
+    -------
+    list of Grid
+        Zero to four variants, each with its cells' presence measured afresh.
+    """
+    cfg = config or default_config()
+    h, w = face.shape[:2]
+    margin = cfg.extend_margin_mm * px_per_mm
+    hmap, vmap = line_maps(face, px_per_mm, cfg)
+    out: list[Grid] = []
+    for axis, lines, size in ((0, grid.xs, w), (1, grid.ys, h)):
+        if len(lines) >= cfg.max_lines:
+            continue
+        step = float(np.mean(np.diff(lines)))
+        for new in (lines[0] - step, lines[-1] + step):
+            if new < margin or new > size - 1 - margin:
+                continue
+            grown = np.sort(np.append(lines, new))
+            xs, ys = (grown, grid.ys) if axis == 0 else (grid.xs, grown)
+            g = _cells(face, hmap, vmap, xs, ys, cfg)
+            # the catalog grids are cropped to their cells: the new line of positions holds one
+            k = int(np.searchsorted(grown, new))
+            edge = g.presence[:, min(k, g.shape[1] - 1)] if axis == 0 else g.presence[min(k, g.shape[0] - 1)]
+            if float(edge.max()) >= cfg.extend_presence:
+                out.append(dataclasses.replace(g, whole=grid.whole))
+    return out
 
 
 def _cells(face: NDArray[np.uint8], hmap: NDArray[np.float32], vmap: NDArray[np.float32],
