@@ -9,7 +9,8 @@ A candidate's score mixes three pieces of evidence, each in [0, 1]:
 
 The best candidate wins only when its layout agrees at least ``min_layout`` and it beats the best
 other card by ``min_margin``; otherwise the card is unknown (its marks are still read in the printed
-frame).
+frame). The printed grid (layout and symbols) is matched first; the colour joins only when the grid
+alone does not settle the card, since it is the cue a faded photo or a colour cast spoils first.
 """
 
 from __future__ import annotations
@@ -163,10 +164,24 @@ def _symbol_evidence(sym: NDArray[np.float64]) -> NDArray[np.float64]:
 
 
 def identify(obs: Observation, catalog: Catalog, config: IdentifyConfig | None = None) -> Identity:
-    """Match an observation against every card of ``catalog`` under four rotations."""
+    """Match an observation against every card of ``catalog`` under four rotations.
+
+    Two stages: the printed grid alone (water layout and symbols) first; the card colour, a
+    weaker cue (a faded photo or a colour cast turns a coloured frame grey), is added only when
+    the grid alone leaves the card open.
+    """
     cfg = config or default_config()
+    ident = _match(obs, catalog, cfg, colour=False)
+    if ident.card is None:
+        ident = _match(obs, catalog, cfg, colour=True)
+    return ident
+
+
+def _match(obs: Observation, catalog: Catalog, cfg: IdentifyConfig, colour: bool) -> Identity:
+    """The best candidate and its acceptance, with or without the colour evidence."""
     shape = obs.presence.shape
-    wsum = cfg.w_layout + cfg.w_symbol + cfg.w_colour
+    w_colour = cfg.w_colour if colour else 0.0
+    wsum = cfg.w_layout + cfg.w_symbol + w_colour
     best: dict[str, tuple[float, int, CatalogCard, float]] = {}
     turns: dict[str, list[tuple[float, int]]] = {}
     evidence = _symbol_evidence(obs.symbols)
@@ -176,7 +191,7 @@ def identify(obs: Observation, catalog: Catalog, config: IdentifyConfig | None =
         layout = 1.0 - float(np.mean(np.abs(obs.presence - cell)))
         symbols = float((evidence * onehot).sum() / max(1.0, cell.sum()))
         score = (cfg.w_layout * layout + cfg.w_symbol * symbols
-                 + cfg.w_colour * float(obs.colour_scores.get(card.colour, 0.0))) / wsum
+                 + w_colour * float(obs.colour_scores.get(card.colour, 0.0))) / wsum
         turns.setdefault(card.id, []).append((score, k))
         if card.id not in best or score > best[card.id][0]:
             best[card.id] = (score, k, card, layout)
