@@ -306,6 +306,9 @@ def classify(samples: SpotSamples, model: TokenModel, cfg: BoardConfig) -> Class
         else:
             prior, span = cfg.cast_prior_weight, 1.2
         shift = _estimate_shift(x[tokens], means, cfg, prior, span, sat[tokens], supply)
+        if model.calibrated and cfg.calibrated_neutral_light:
+            # the model was learnt under this very light: only its brightness changes
+            shift = np.full(3, float(shift.mean()))
     # a spot whose parts differ in hue under this light is partly covered; the light's colour is
     # that of a white token
     white = means[list(model.kinds).index("W")] if "W" in model.kinds else np.zeros(3)
@@ -335,7 +338,8 @@ def classify(samples: SpotSamples, model: TokenModel, cfg: BoardConfig) -> Class
         first = d.argmin(axis=1)
         fits = d[np.arange(len(d)), first] <= cfg.reject_distance + 2 * spreads[first]
         prior = cfg.calibrated_light_prior if model.calibrated else cfg.light_prior
-        shift = _refine_on_light_tokens(x[tokens], sat[tokens], first, fits, model, shift, prior)
+        if not (model.calibrated and cfg.calibrated_neutral_light):
+            shift = _refine_on_light_tokens(x[tokens], sat[tokens], first, fits, model, shift, prior)
         d = _distances(x[tokens], means, shift, cfg, sat[tokens], cw)
         order = np.argsort(d, axis=1)
         best = order[:, 0]

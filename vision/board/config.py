@@ -64,6 +64,7 @@ class BoardConfig:
     sector_frac: float
     rim_frac: float
     rim_enabled: bool
+    calibrated_neutral_light: bool
     eps: float
     saturation: float
     chromatic_min: float

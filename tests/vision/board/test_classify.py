@@ -8,7 +8,7 @@ import pytest
 
 from vision.board import default_config, default_model
 from vision.board.classify import classify
-from vision.board.spots import fit_grid, sample_spots
+from vision.board.spots import SpotSamples, fit_grid, sample_spots
 from vision.synth.board import render_board_face
 from vision.synth.camera import cast_config
 
@@ -116,3 +116,34 @@ def test_white_and_pearl_are_split_by_their_tints_relative_to_each_other() -> No
     x6 = means[iw] + tints[:, None] * step
     out6 = split_light_tokens(x6, np.full(6, ip), np.ones(6, bool), model, np.zeros(3), 1.0)
     assert list(out6) == [iw, ip, iw, iw, ip, iw]
+
+
+def test_an_enrolled_model_keeps_the_light_it_was_learnt_under() -> None:
+    import dataclasses
+
+    from vision.board.config import default_learn_config
+    from vision.board.learn import default_layout, model_from_features
+    from vision.board.spots import chroma, spot_features
+
+    cfg = default_config()
+    lcfg = default_learn_config()
+    cast = (1.2, 0.95, 0.75)
+
+    def samples_of(layout: tuple[str, ...], seed: int, brightness: float) -> SpotSamples:
+        face = render_board_face(layout, "wood", np.random.default_rng(seed))
+        lit = np.clip(face.image.astype(np.float32) * np.asarray(cast, np.float32) * brightness, 0, 255)
+        rect = cv2.resize(lit.astype(np.uint8), (cfg.rect_size, cfg.rect_size), interpolation=cv2.INTER_AREA)
+        return sample_spots(rect, fit_grid(rect, cfg), cfg)
+
+    enrol = default_layout()
+    f = spot_features(samples_of(enrol, 21, 0.85), cfg)
+    model = model_from_features(enrol, f["x"], f["e"], lcfg.spread_floor, lcfg.min_spots)
+    # a board of mostly light tokens: a light's chroma fitted to them could absorb a pearl's tint
+    layout = ("WPW.Y", "W.P.U", "GR.WY", "U..RK", "R.G.K")
+    samples = samples_of(layout, 22, 0.75)
+    result = classify(samples, model, cfg)
+    assert result.cells == layout
+    # only the brightness of the enrolment light may change
+    assert np.abs(chroma(result.shift)).max() < 1e-12
+    free = classify(samples, model, dataclasses.replace(cfg, calibrated_neutral_light=False))
+    assert np.abs(chroma(free.shift)).max() > 1e-6
