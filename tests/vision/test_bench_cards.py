@@ -200,3 +200,26 @@ def test_command_prints_json_and_rejects_bad_input() -> None:
     assert bad.exit_code == 2 and "--size" in bad.output
     table = runner.invoke(main, ["bench", "silver-gold", "--n", "1", "--size", "320x180", "--tier", "hard"])
     assert table.exit_code == 0 and "cell err" in table.output and "ms per image" in table.output
+
+
+def test_cast_option_takes_the_same_forms_as_the_board_bench() -> None:
+    runner = CliRunner()
+    base = ["bench", "silver-gold", "--n", "1", "--size", "320x180", "--tier", "easy", "--json"]
+    fixed = runner.invoke(main, [*base, "--cast", "1.2,0.9,0.7"])
+    assert fixed.exit_code == 0, fixed.output
+    doc = json.loads(fixed.stdout[fixed.stdout.index("{"):])
+    assert doc["settings"]["cast"] == [1.2, 0.9, 0.7]
+    strong = runner.invoke(main, [*base, "--cast", "strong"])
+    assert json.loads(strong.stdout[strong.stdout.index("{"):])["settings"]["cast"] is True
+    for bad in ("1,2", "0,1,1", "warm"):
+        refused = runner.invoke(main, [*base, "--cast", bad])
+        assert refused.exit_code == 2 and "--cast" in refused.output
+
+
+def test_a_fixed_cast_lights_the_scene() -> None:
+    from vision.synth.scene import render_scene
+
+    scene = render_scene(np.random.default_rng(4), "easy", size=(320, 180), cast=(1.3, 1.0, 0.6))
+    assert scene.conditions.cast == (1.3, 1.0, 0.6)
+    plain = render_scene(np.random.default_rng(4), "easy", size=(320, 180))
+    assert plain.conditions.cast != (1.3, 1.0, 0.6)

@@ -284,7 +284,7 @@ def run_tier(
     n: int,
     seed: int = 0,
     size: tuple[int, int] = (1920, 1080),
-    cast: bool = False,
+    cast: bool | tuple[float, float, float] = False,
     profile: ProfileLike | None = None,
     profile_for: ProfileFactory | None = None,
     progress: Callable[[int], None] | None = None,
@@ -300,8 +300,9 @@ def run_tier(
     seed : int
         Scene ``i`` of a tier is the same for a given seed, whatever ``n`` is.
     size : (width, height)
-    cast : bool
-        Light every scene with a strong colour cast.
+    cast : bool or (b, g, r) gains
+        ``True`` lights every scene with its own strong colour cast; three gains light every scene
+        with exactly that cast.
     profile : ProfileLike, optional
         A saved table profile: each scene is also read through it.
     profile_for : callable, optional

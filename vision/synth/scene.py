@@ -384,7 +384,7 @@ def render_scene(
     n_cards: int | None = None,
     style: str | None = None,
     expedition: bool | None = None,
-    cast: bool = False,
+    cast: bool | tuple[float, float, float] = False,
     conditions: Conditions | None = None,
 ) -> Scene:
     """A random Silver & Gold table photo with exact truth.
@@ -401,8 +401,9 @@ def render_scene(
         The face style of every card; random per scene when ``None``.
     expedition : bool, optional
         Whether to add a face-up expedition card; random when ``None``.
-    cast : bool
-        Light the scene with a strong colour cast.
+    cast : bool or (b, g, r) gains
+        ``True`` lights the scene with a strong colour cast drawn from ``rng``; three gains light it
+        with exactly that cast.
     conditions : Conditions, optional
         Use these instead of drawing them from the tier.
 
@@ -412,7 +413,9 @@ def render_scene(
     """
     cfg = scene_config()
     cond = conditions if conditions is not None else sample_conditions(rng, tier, size)
-    if cast:
+    if isinstance(cast, tuple):
+        cond = replace(cond, cast=cast)
+    elif cast:
         cond = replace(cond, cast=strong_cast(rng))
     if style is not None and style not in STYLES:
         raise ValueError(f"unknown card style {style!r}; expected one of {', '.join(STYLES)}")

@@ -60,3 +60,21 @@ def read_json(path: str) -> Any:
 
 def echo_json(data: Any) -> None:
     click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+
+
+def parse_cast(text: str | None) -> tuple[str, tuple[float, float, float] | None]:
+    """Parse a benchmark's ``--cast`` value: ``none``, ``strong`` or three ``B,G,R`` gains.
+
+    Returns the kind (``"none"``, ``"strong"`` or ``"gains"``) and the gains when given.
+    """
+    if text is None or text == "none":
+        return "none", None
+    if text == "strong":
+        return "strong", None
+    try:
+        gains = tuple(float(p) for p in text.split(","))
+    except ValueError:
+        gains = ()
+    if len(gains) != 3 or not all(0.05 <= g <= 5.0 for g in gains):
+        raise BadInput(f"--cast {text!r}: expected none, strong, or three B,G,R gains between 0.05 and 5")
+    return "gains", (gains[0], gains[1], gains[2])

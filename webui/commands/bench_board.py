@@ -7,22 +7,7 @@ from typing import Any
 
 import click
 
-from webui.commands._common import BadInput, echo_json, friendly_errors
-
-
-def _parse_cast(text: str | None) -> tuple[str, tuple[float, float, float] | None]:
-    if text is None or text == "none":
-        return "none", None
-    if text == "strong":
-        return "strong", None
-    parts = text.split(",")
-    try:
-        gains = tuple(float(p) for p in parts)
-    except ValueError:
-        gains = ()
-    if len(gains) != 3 or not all(0.05 <= g <= 5.0 for g in gains):
-        raise BadInput(f"--cast {text!r}: expected none, strong, or three B,G,R gains between 0.05 and 5")
-    return "gains", (gains[0], gains[1], gains[2])
+from webui.commands._common import BadInput, echo_json, friendly_errors, parse_cast
 
 
 @click.command("splendor-duel")
@@ -54,7 +39,7 @@ def bench_board(n: int, size: str, seed: int, tier: str, cast: str | None, profi
         wh = parse_size(size)
     except ValueError as exc:
         raise BadInput(f"--size: {exc}") from exc
-    kind, gains = _parse_cast(cast)
+    kind, gains = parse_cast(cast)
     if profile_arg == "auto" and kind == "none":
         kind = "strong"
     if kind == "strong":

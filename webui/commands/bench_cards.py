@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from webui.commands._common import BadInput, echo_json, friendly_errors
+from webui.commands._common import BadInput, echo_json, friendly_errors, parse_cast
 
 
 def _auto_profile_factory() -> Any:
@@ -25,6 +25,12 @@ def _auto_profile_factory() -> Any:
     return profile_for
 
 
+def _light_words(light: bool | tuple[float, float, float]) -> str:
+    if isinstance(light, tuple):
+        return ", light cast (B,G,R) " + ", ".join(f"{g:.2f}" for g in light)
+    return ", strong colour casts" if light else ""
+
+
 @click.command("silver-gold")
 @click.option("--n", "n", type=click.IntRange(1, 100000), default=200, show_default=True,
               help="Scenes per tier.")
@@ -32,14 +38,16 @@ def _auto_profile_factory() -> Any:
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the scenes.")
 @click.option("--tier", type=click.Choice(["easy", "typical", "hard", "all"]), default="all",
               show_default=True, help="Difficulty tier(s) of camera and light.")
-@click.option("--cast", is_flag=True, help="Light every scene with a strong colour cast.")
+@click.option("--cast", default=None, metavar="none|strong|B,G,R",
+              help="Light for every scene: none (the tier's own), strong (each scene its own strong "
+                   "colour cast), or B,G,R gains for all scenes. --profile auto implies strong.")
 @click.option("--profile", "profile_arg", default=None, metavar="NAME|PATH|auto",
               help="Also read every scene through a table profile and print both rows. 'auto' calibrates "
                    "a profile from the calibration sheet photographed under each scene's own light "
-                   "(implies --cast).")
+                   "(implies --cast strong).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of tables.")
 @friendly_errors
-def bench_cards(n: int, size: str, seed: int, tier: str, cast: bool, profile_arg: str | None,
+def bench_cards(n: int, size: str, seed: int, tier: str, cast: str | None, profile_arg: str | None,
                 as_json: bool) -> None:
     """Card recall and precision, id accuracy, per-cell error, whole-card exact rate and ms per
     image per stage (median, p95; one OpenCV thread), per tier, on seeded generated scenes."""
@@ -51,11 +59,14 @@ def bench_cards(n: int, size: str, seed: int, tier: str, cast: bool, profile_arg
         wh = parse_size(size)
     except ValueError as exc:
         raise BadInput(f"--size: {exc}") from exc
+    kind, gains = parse_cast(cast)
+    light: bool | tuple[float, float, float] = gains if gains is not None else kind == "strong"
     profile = None
     profile_for = None
     if profile_arg == "auto":
         profile_for = _auto_profile_factory()
-        cast = True
+        if gains is None:
+            light = True
     elif profile_arg is not None:
         from calibration.profile import resolve_profile
 
@@ -64,15 +75,16 @@ def bench_cards(n: int, size: str, seed: int, tier: str, cast: bool, profile_arg
     results = []
     with click.progressbar(length=n * len(tiers), label="scenes", file=sys.stderr) as bar:
         for t in tiers:
-            results.extend(run_tier(t, n, seed=seed, size=wh, cast=cast, profile=profile,
+            results.extend(run_tier(t, n, seed=seed, size=wh, cast=light, profile=profile,
                                     profile_for=profile_for, progress=bar.update))
+    cast_json: Any = list(light) if isinstance(light, tuple) else light
     if as_json:
         echo_json({
-            "settings": {"n": n, "size": list(wh), "seed": seed, "tiers": list(tiers), "cast": cast,
+            "settings": {"n": n, "size": list(wh), "seed": seed, "tiers": list(tiers), "cast": cast_json,
                          "profile": profile_arg},
             "results": [r.to_json() for r in results],
         })
     else:
         click.echo(f"Silver & Gold map cards: {n} scenes per tier, {wh[0]}x{wh[1]}, seed {seed}"
-                   + (", strong colour cast" if cast else ""))
+                   + _light_words(light))
         click.echo(format_results(results))
