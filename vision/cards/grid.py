@@ -343,6 +343,44 @@ def extended_grids(face: NDArray[np.uint8], grid: Grid, px_per_mm: float,
     return out
 
 
+def trimmed_grids(grid: Grid, config: GridConfig | None = None) -> list[Grid]:
+    """The lattice of ``grid`` without an outer row or column that holds no cell.
+
+    The catalog grids are cropped to their cells, so an outer row or column in which no position
+    looks like a cell (every presence below ``extend_presence``) is not part of the printed grid:
+    a line of the card's art or frame was taken for one more grid line. Each variant drops one
+    such row or column, as long as the axis keeps at least ``min_lines`` lines. The catalog
+    decides whether a variant is the card's grid.
+
+    Parameters
+    ----------
+    grid : Grid
+        A lattice found by :func:`locate_grids`.
+
+    Returns
+    -------
+    list of Grid
+        Zero to four variants; the kept cells keep their measured presence.
+    """
+    cfg = config or default_config()
+    out: list[Grid] = []
+    rows, cols = grid.shape
+    for axis, n in ((0, rows), (1, cols)):
+        if n + 1 <= cfg.min_lines:
+            continue
+        for first in (True, False):
+            edge = grid.presence[0 if first else -1] if axis == 0 else grid.presence[:, 0 if first else -1]
+            if float(edge.max()) >= cfg.extend_presence:
+                continue
+            keep = slice(1, None) if first else slice(None, -1)
+            if axis == 0:
+                ys, xs, presence = grid.ys[keep], grid.xs, grid.presence[keep]
+            else:
+                ys, xs, presence = grid.ys, grid.xs[keep], grid.presence[:, keep]
+            out.append(dataclasses.replace(grid, xs=xs, ys=ys, presence=presence))
+    return out
+
+
 def _cells(face: NDArray[np.uint8], hmap: NDArray[np.float32], vmap: NDArray[np.float32],
            xs: NDArray[np.float64], ys: NDArray[np.float64], cfg: GridConfig) -> Grid:
     rows, cols = len(ys) - 1, len(xs) - 1

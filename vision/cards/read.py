@@ -109,16 +109,21 @@ def _prepare(image: NDArray[np.uint8], quad: detect_mod.CardQuad, catalog: Catal
         if best is None or key > best[0]:
             best = (key, g, o, i)
     assert best is not None
-    if best[3].card is None:
-        # second stage: a row or column of faint cells may have lost its outer outline, so the
-        # lattice stopped a line short; the catalog may recognise it grown by one line
-        for g0 in grids:
-            for g in grid_mod.extended_grids(face.image, g0, ppm, cfg.grid):
-                o = identify_mod.observe(face.image, g, ppm, cfg.identify)
-                i = identify_mod.identify(o, catalog, cfg.identify)
-                key = (i.card is not None, i.score + i.margin)
-                if i.card is not None and key > best[0]:
-                    best = (key, g, o, i)
+    # second stage: the lattice may be a line off. A row or column of faint cells may have lost
+    # its outer outline, so the lattice stopped a line short: when the catalog recognises no
+    # lattice, it is tried grown by one line. A line of the card's art may have been taken for
+    # one more grid line: a lattice with an outer row or column that holds no cell contradicts
+    # every catalog grid (they are cropped to their cells), so it is always tried without it.
+    for g0 in grids:
+        variants = grid_mod.trimmed_grids(g0, cfg.grid)
+        if best[3].card is None:
+            variants += grid_mod.extended_grids(face.image, g0, ppm, cfg.grid)
+        for g in variants:
+            o = identify_mod.observe(face.image, g, ppm, cfg.identify)
+            i = identify_mod.identify(o, catalog, cfg.identify)
+            key = (i.card is not None, i.score + i.margin)
+            if i.card is not None and key > best[0]:
+                best = (key, g, o, i)
     _, grid, obs, ident = best
     if ident.card is None and not grid.whole:
         # a card with faint lattice lines but neither a clear grid nor a known layout: report it
