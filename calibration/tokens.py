@@ -38,9 +38,11 @@ SIZE = 5
 @dataclass(frozen=True)
 class TokensConfig:
     """Tunables of enrolment (``calibration.json``, section ``tokens``): how many spots of the
-    enrolment photo may read differently from the layout with the learnt colours."""
+    enrolment photo may read differently from the layout with the learnt colours; ``pearl_sheet_weight``
+    (0..1) is the share of the sheet's pearl patch in the white-to-pearl tint step of the model."""
 
     max_mismatches: int
+    pearl_sheet_weight: float
 
 
 def default_layout() -> tuple[str, ...]:
@@ -186,4 +188,46 @@ def enrol_tokens(image: NDArray[np.uint8], layout: str | Sequence[str], profile:
         raise CalibrationError(
             f"token enrolment failed: the board in the photo does not match the layout at {len(wrong)} "
             f"spots {where}; check the layout and that every token lies on its spot")
+    model_json = with_sheet_pearl(model_json, cfg.pearl_sheet_weight)
     return dataclasses.replace(profile, token_model=model_json, token_layout=turn)
+
+
+def with_sheet_pearl(model_json: dict[str, Any], weight: float) -> dict[str, Any]:
+    """Steady the enrolled pearl's tint with the sheet's pearl patch.
+
+    A pearl differs from a white token only by a faint pinkish tint, and the enrolment photo
+    shows just two pearls, so the learnt white-to-pearl step is noisy. After the profile's colour
+    correction the sheet's ``P`` and ``W`` patches show that step without noise: the model's step
+    (the chroma of the log colour, brightness left out) becomes ``(1 - weight)`` of the learnt one
+    plus ``weight`` of the sheet's; the pearl keeps its learnt brightness.
+
+    Parameters
+    ----------
+    model_json : dict
+        JSON of :class:`vision.board.TokenModel` (``kinds``, ``means`` as log colours).
+    weight : float
+        0 keeps the learnt pearl, 1 takes the sheet's step alone.
+
+    Returns
+    -------
+    dict
+        A copy with the pearl's mean replaced (unchanged without both W and P).
+    """
+    from calibration.colour import reference_patches
+
+    kinds = str(model_json.get("kinds", ""))
+    if "W" not in kinds or "P" not in kinds or weight <= 0:
+        return model_json
+    means = np.asarray(model_json["means"], np.float64)
+    iw, ip = kinds.index("W"), kinds.index("P")
+    ref = {p.name: np.log(np.asarray(p.bgr, np.float64)) for p in reference_patches()}
+
+    def chroma(v: NDArray[np.float64]) -> NDArray[np.float64]:
+        return v - v.mean()
+
+    step = (1.0 - weight) * chroma(means[ip] - means[iw]) + weight * chroma(ref["P"] - ref["W"])
+    pearl = means[iw] + step
+    pearl += means[ip].mean() - pearl.mean()
+    out = dict(model_json)
+    out["means"] = [[round(float(v), 5) for v in (pearl if k == ip else m)] for k, m in enumerate(means)]
+    return out

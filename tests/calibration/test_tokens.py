@@ -92,8 +92,13 @@ def test_enrolment_round_trip_under_a_cast(rng: np.random.Generator) -> None:
     model = board.TokenModel.from_json(enrolled.token_model)
     assert model.to_json() == enrolled.token_model
     # the model is learnt on the prepared image, exactly what the reader sees with the profile
+    # (the pearl's tint then steadied by the sheet's pearl patch)
+    from calibration.sheet import load_section
+    from calibration.tokens import TokensConfig, with_sheet_pearl
+
     direct = board.learn_tokens(profile.prepare(scene.image), enrolled.token_layout)
-    assert direct.to_json() == enrolled.token_model
+    weight = load_section("calibration", "tokens", TokensConfig).pearl_sheet_weight
+    assert with_sheet_pearl(direct.to_json(), weight) == enrolled.token_model
     # and reading the enrolment photo with the profile gives the layout back: no wrong letter,
     # at most a few spots left unknown
     reading = board.read(enrolled.prepare(scene.image), profile=enrolled)
@@ -105,3 +110,24 @@ def test_enrolment_round_trip_under_a_cast(rng: np.random.Generator) -> None:
     # the stored model survives a save/load cycle
     again = Profile.from_json(enrolled.to_json())
     assert dataclasses.replace(again, seats=enrolled.seats).token_model == enrolled.token_model
+
+
+def test_the_sheet_steadies_the_enrolled_pearl_tint() -> None:
+    from calibration.colour import reference_patches
+    from calibration.tokens import with_sheet_pearl
+
+    ref = {p.name: np.log(np.asarray(p.bgr, np.float64)) for p in reference_patches()}
+    white = np.array([-0.3, -0.2, -0.2])
+    sheet_step = ref["P"] - ref["W"]
+    sheet_step -= sheet_step.mean()
+    # a noisy enrolment: the pearl came out three times as tinted as the sheet shows, and darker
+    learnt = white + 3.0 * sheet_step - 0.05
+    means = [list(white), [0.0, 0.0, 0.0], list(learnt)]
+    model = {"kinds": "WUP", "means": means}
+    out = np.asarray(with_sheet_pearl(model, 0.5)["means"], np.float64)
+    step = out[2] - out[0]
+    assert np.allclose(step - step.mean(), 2.0 * sheet_step, atol=1e-4)
+    assert out[2].mean() == pytest.approx(learnt.mean(), abs=1e-4)  # brightness kept
+    assert np.allclose(out[:2], np.asarray(means[:2]))
+    assert with_sheet_pearl(model, 0.0) is model
+    assert with_sheet_pearl({"kinds": "WU", "means": means[:2]}, 0.5)["means"] == means[:2]
