@@ -45,6 +45,9 @@ class GridConfig:
     extend_margin_mm: float
     extend_presence: float
     max_candidates: int
+    refit_scale: float
+    refit_shift: float
+    refit_steps: int
 
 
 @cache
@@ -428,3 +431,77 @@ def balanced_lab(face: NDArray[np.uint8], paper: NDArray[np.float64]) -> NDArray
     gains = float(np.mean(paper)) / np.maximum(paper, 1.0)
     bal = np.clip(face.astype(np.float32) * gains.astype(np.float32), 0, 255).astype(np.uint8)
     return cv2.cvtColor(bal, cv2.COLOR_BGR2LAB).astype(np.float32) - np.array([0, 128, 128], np.float32)
+
+
+def _edge_sums(hc: NDArray[np.float64], vc: NDArray[np.float64], xs: NDArray[np.float64],
+               ys: NDArray[np.float64], cells: NDArray[np.bool_]) -> float:
+    """Mean outline strength along the sides of the expected cells (``cells`` ``(rows, cols)``);
+    ``hc`` ``(H, W + 1)`` and ``vc`` ``(H + 1, W)`` are running sums of the line maps along x and y."""
+    h, w = hc.shape[0], vc.shape[1]
+    ix = np.clip(np.round(xs).astype(int), 0, w - 1)
+    iy = np.clip(np.round(ys).astype(int), 0, h - 1)
+    r, c = np.nonzero(cells)
+    length_x = np.maximum(ix[c + 1] - ix[c], 1)
+    length_y = np.maximum(iy[r + 1] - iy[r], 1)
+    top = (hc[iy[r], ix[c + 1]] - hc[iy[r], ix[c]]) / length_x
+    bot = (hc[iy[r + 1], ix[c + 1]] - hc[iy[r + 1], ix[c]]) / length_x
+    left = (vc[iy[r + 1], ix[c]] - vc[iy[r], ix[c]]) / length_y
+    right = (vc[iy[r + 1], ix[c + 1]] - vc[iy[r], ix[c + 1]]) / length_y
+    return float(np.mean(top + bot + left + right))
+
+
+def refit_grid(face: NDArray[np.uint8], grid: Grid, cells: NDArray[np.bool_], px_per_mm: float,
+               config: GridConfig | None = None) -> Grid | None:
+    """Refit a lattice to the outlines of a known cell layout.
+
+    Once a catalog card and turn are proposed, the printed positions of its cells are known:
+    the lattice origin and spacing (each axis on its own, so cells need not come out square)
+    are searched around ``grid`` for the largest outline strength along exactly the sides of
+    those cells; water positions and hatched cells contribute nothing they cannot.
+
+    Parameters
+    ----------
+    face : (H, W, 3) uint8 array
+        Upright BGR face.
+    grid : Grid
+        The lattice found from the lines alone; same shape as ``cells``.
+    cells : (rows, cols) bool array
+        Where the proposed card has a cell.
+    px_per_mm : float
+        Face scale.
+
+    Returns
+    -------
+    Grid or None
+        The refit lattice with its presence re-measured, or ``None`` when the shapes differ.
+    """
+    cfg = config or default_config()
+    if cells.shape != grid.shape or not cells.any():
+        return None
+    hmap, vmap = line_maps(face, px_per_mm, cfg)
+    hm, vm = _widen(hmap, vmap)
+    h, w = hm.shape
+    hc = np.concatenate([np.zeros((h, 1)), np.cumsum(hm, axis=1, dtype=np.float64)], axis=1)
+    vc = np.concatenate([np.zeros((1, w)), np.cumsum(vm, axis=0, dtype=np.float64)], axis=0)
+    xs, ys = grid.xs.astype(np.float64), grid.ys.astype(np.float64)
+    best = _edge_sums(hc, vc, xs, ys, cells)
+    # coarse search, then a finer one spanning two coarse steps around the best
+    for zoom in (1.0, 2.0 / (cfg.refit_steps - 1)):
+        scales = np.linspace(1.0 - zoom * cfg.refit_scale, 1.0 + zoom * cfg.refit_scale, cfg.refit_steps)
+        shifts = np.linspace(-zoom * cfg.refit_shift, zoom * cfg.refit_shift, cfg.refit_steps)
+        for axis in (0, 1, 0, 1):
+            cur = ys if axis == 0 else xs
+            step = float(cur[-1] - cur[0]) / (len(cur) - 1)
+            centre = 0.5 * float(cur[0] + cur[-1])
+            for s in scales:
+                for d in shifts:
+                    cand = centre + (cur - centre) * s + d * step
+                    score = (_edge_sums(hc, vc, xs, cand, cells) if axis == 0
+                             else _edge_sums(hc, vc, cand, ys, cells))
+                    if score > best:
+                        best = score
+                        if axis == 0:
+                            ys = cand
+                        else:
+                            xs = cand
+    return dataclasses.replace(_cells(face, hmap, vmap, xs, ys, cfg), whole=grid.whole)

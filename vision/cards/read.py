@@ -124,6 +124,20 @@ def _prepare(image: NDArray[np.uint8], quad: detect_mod.CardQuad, catalog: Catal
             key = (i.card is not None, i.score + i.margin)
             if i.card is not None and key > best[0]:
                 best = (key, g, o, i)
+    if best[3].card is None and best[3].best is not None:
+        # third stage: the catalog proposes a card below its acceptance floor. Its cells are then
+        # known: refit the lattice to their outlines under each turn and score again (usual margins)
+        g0 = best[1]
+        for k in range(4):
+            cells = best[3].best.grid(k) != "."
+            g = grid_mod.refit_grid(face.image, g0, cells, ppm, cfg.grid)
+            if g is None:
+                continue
+            o = identify_mod.observe(face.image, g, ppm, cfg.identify)
+            i = identify_mod.identify(o, catalog, cfg.identify)
+            key = (i.card is not None, i.score + i.margin)
+            if i.card is not None and key > best[0]:
+                best = (key, g, o, i)
     _, grid, obs, ident = best
     if ident.card is None and not grid.whole:
         # a card with faint lattice lines but neither a clear grid nor a known layout: report it
