@@ -128,8 +128,9 @@ def _prepare(image: NDArray[np.uint8], quad: detect_mod.CardQuad, catalog: Catal
         # third stage: the catalog proposes a card below its acceptance floor. Its cells are then
         # known: refit the lattice to their outlines under each turn and score again (usual margins)
         g0 = best[1]
-        for k in range(4):
-            cells = best[3].best.grid(k) != "."
+        layouts = {m.tobytes(): m for m in (best[3].best.grid(k) != "." for k in range(4))
+                   if m.shape == g0.shape}
+        for cells in layouts.values():
             g = grid_mod.refit_grid(face.image, g0, cells, ppm, cfg.grid)
             if g is None:
                 continue
