@@ -5,12 +5,19 @@ Coordinates are image pixels ``(x, y)``; grid cells are ``(row, col)``.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
 Point = tuple[float, float]
 Quad = tuple[Point, Point, Point, Point]
 Cell = tuple[int, int]
+
+
+def _score(value: float) -> float:
+    """A confidence for JSON: rounded, and never NaN or infinite (browsers reject those)."""
+    v = float(value)
+    return round(v, 3) if math.isfinite(v) else 0.0
 
 
 def _quad_json(q: Quad | None) -> list[list[float]] | None:
@@ -50,7 +57,7 @@ class CardReading:
         return {
             "id": self.id,
             "colour": self.colour,
-            "confidence": round(float(self.confidence), 3),
+            "confidence": _score(self.confidence),
             "corners": _quad_json(self.corners),
             "marked": _cells_json(self.marked),
             "uncertain": _cells_json(self.uncertain),
@@ -72,7 +79,7 @@ class ExpeditionReading:
     def to_json(self) -> dict[str, Any]:
         return {
             "id": self.id,
-            "confidence": round(float(self.confidence), 3),
+            "confidence": _score(self.confidence),
             "corners": _quad_json(self.corners),
         }
 
@@ -94,7 +101,7 @@ class BoardReading:
         return {
             "corners": _quad_json(self.corners),
             "cells": list(self.cells),
-            "confidence": [[round(float(v), 3) for v in row] for row in self.confidence],
+            "confidence": [[_score(v) for v in row] for row in self.confidence],
             "unknown": _cells_json(self.unknown),
         }
 

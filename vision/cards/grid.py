@@ -405,7 +405,7 @@ def _cells(face: NDArray[np.uint8], hmap: NDArray[np.float32], vmap: NDArray[np.
     pool = [rings[i] for i in range(len(rings)) if ok[i]] or rings
     paper_lab = np.median(np.concatenate(pool), axis=0)
     paper_frac = np.array([float(np.mean(np.linalg.norm(rg - paper_lab, axis=1) < cfg.paper_dist))
-                           for rg in rings])
+                           if len(rg) else 0.0 for rg in rings])
     side_score = np.clip(side_min.ravel() / cfg.side_present, 0.0, 1.0)
     presence = (cfg.side_weight * side_score + (1.0 - cfg.side_weight) * paper_frac).reshape(rows, cols)
     paper_bgr = cv2.cvtColor(paper_lab.reshape(1, 1, 3).astype(np.uint8), cv2.COLOR_LAB2BGR).reshape(3)
@@ -496,6 +496,8 @@ def refit_grid(face: NDArray[np.uint8], grid: Grid, cells: NDArray[np.bool_], px
             for s in scales:
                 for d in shifts:
                     cand = centre + (cur - centre) * s + d * step
+                    if cand[0] < 0.0 or cand[-1] > (h if axis == 0 else w) - 1:
+                        continue  # the lattice must stay on the face
                     score = (_edge_sums(hc, vc, xs, cand, cells) if axis == 0
                              else _edge_sums(hc, vc, cand, ys, cells))
                     if score > best:

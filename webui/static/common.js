@@ -13,13 +13,15 @@ gt.api = async function (method, url, body) {
   }
   const res = await fetch(url, opts);
   let data = null;
-  try { data = await res.json(); } catch (e) { data = null; }
+  let unreadable = false;
+  try { data = await res.json(); } catch (e) { unreadable = true; }
   if (!res.ok) {
     const err = new Error((data && data.error) || ("request failed: " + res.status));
     err.field = data && data.field;
     err.status = res.status;
     throw err;
   }
+  if (unreadable && res.status !== 204) throw new Error("the server's answer could not be read");
   return data;
 };
 
