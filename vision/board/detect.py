@@ -16,6 +16,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.board.config import BoardConfig
+from vision.geometry import order_corners
 
 
 @dataclass(frozen=True)
@@ -24,29 +25,6 @@ class _Line:
     direction: NDArray[np.float64]  # unit vector, (2,)
     length: float  # total length of the edge pieces on it
     middle: NDArray[np.float64]  # length-weighted middle of the pieces, (2,)
-
-
-def order_corners(quad: NDArray[np.float64]) -> NDArray[np.float64]:
-    """Order 4 image points clockwise (on screen) from the one nearest the top-left direction.
-
-    This is the "grid as seen" convention: row 0 of a reading runs from corner 0 to corner 1.
-
-    Parameters
-    ----------
-    quad : (4, 2) float array of ``(x, y)`` points of a convex quadrilateral, any order
-
-    Returns
-    -------
-    (4, 2) float64 array
-    """
-    q = np.asarray(quad, np.float64).reshape(4, 2)
-    centre = q.mean(axis=0)
-    ang = np.arctan2(q[:, 1] - centre[1], q[:, 0] - centre[0])
-    q = q[np.argsort(ang)]
-    d = q - q.mean(axis=0)
-    a = np.degrees(np.arctan2(d[:, 1], d[:, 0]))
-    start = int(np.argmin(np.abs((a + 135.0 + 180.0) % 360.0 - 180.0)))
-    return np.roll(q, -start, axis=0)
 
 
 def _edges(small: NDArray[np.uint8], cfg: BoardConfig, sensitivity: float = 1.0,

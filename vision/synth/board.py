@@ -18,6 +18,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from vision.geometry import seen_start
 from vision.synth import camera
 
 KINDS = "WUGRKPY"
@@ -384,33 +385,6 @@ def _rot_rect(cx: float, cy: float, w: float, h: float, deg: float) -> tuple[tup
     return tuple((cx + x * ca - y * sa, cy + x * sa + y * ca) for x, y in pts)
 
 
-def _seen_start(quad: NDArray[np.float64]) -> int:
-    """Index of the corner a reader reports first: nearest the image's top-left direction."""
-    centre = quad.mean(axis=0)
-    d = quad - centre
-    ang = np.degrees(np.arctan2(d[:, 1], d[:, 0]))
-    diff = np.abs((ang + 135.0 + 180.0) % 360.0 - 180.0)
-    return int(np.argmin(diff))
-
-
-def order_corners(quad: NDArray[np.float64]) -> NDArray[np.float64]:
-    """Order 4 image points clockwise (on screen) starting at the one nearest the top-left direction.
-
-    Parameters
-    ----------
-    quad : (4, 2) float array of ``(x, y)`` points (a convex quadrilateral, any order)
-
-    Returns
-    -------
-    (4, 2) float64 array
-    """
-    q = np.asarray(quad, np.float64).reshape(4, 2)
-    centre = q.mean(axis=0)
-    ang = np.arctan2(q[:, 1] - centre[1], q[:, 0] - centre[0])
-    q = q[np.argsort(ang)]  # increasing angle = clockwise on screen (y down)
-    return np.roll(q, -_seen_start(q), axis=0)
-
-
 def _coverage(alpha: NDArray[np.uint8], h_mm_to_px: NDArray[np.float64], centre_mm: NDArray[np.float64],
               r_mm: float) -> float:
     ang = np.linspace(0, 2 * math.pi, 24, endpoint=False)
@@ -511,7 +485,7 @@ def render_board_scene(
     table = camera.table_texture(rng, cond.size)
     photo = camera.photograph(placements, cond, rng, table=table)
     quad = np.array(photo.quads[board_index], np.float64)
-    start = _seen_start(quad)
+    start = seen_start(quad)
     seen = np.rot90(np.array([list(r) for r in rows]), k=start)
     # board face px -> table mm, for the spot centres
     s = float(face.image.shape[0])

@@ -6,8 +6,9 @@ import numpy as np
 import pytest
 
 from vision.board import default_config, locate, read
-from vision.board.detect import find_candidates, order_corners, rectify
+from vision.board.detect import find_candidates, rectify
 from vision.errors import ImageError
+from vision.geometry import order_corners
 from vision.synth.board import render_board_scene
 from vision.synth.camera import table_texture
 
