@@ -9,7 +9,6 @@ the sheet's top-left corner, which is also the origin of the table frame after c
 
 from __future__ import annotations
 
-import dataclasses
 import json
 from dataclasses import dataclass
 from functools import cache
@@ -23,6 +22,7 @@ from numpy.typing import NDArray
 from PIL import Image
 
 from calibration.errors import CalibrationError
+from vision.config import from_mapping
 
 PAPERS: tuple[str, ...] = ("a4", "letter")
 T = TypeVar("T")
@@ -61,15 +61,10 @@ def load_section(name: str, section: str, cls: type[T]) -> T:
     data = load_data(name).get(section)
     if not isinstance(data, dict):
         raise CalibrationError(f"calibration/data/{name}.json: no section {section!r}")
-    known = {f.name for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
-    values: dict[str, Any] = {}
-    for key, value in data.items():
-        if key.startswith("_"):
-            continue
-        if key not in known:
-            raise CalibrationError(f"calibration/data/{name}.json: unknown key {section}.{key}")
-        values[key] = tuple(value) if isinstance(value, list) else value
-    return cls(**values)
+    try:
+        return from_mapping(cls, data, f"calibration/data/{name}.json: {section}")
+    except ValueError as exc:
+        raise CalibrationError(str(exc)) from exc
 
 
 def aruco_dictionary(name: str) -> cv2.aruco.Dictionary:

@@ -24,21 +24,35 @@ def _raw(name: str) -> dict[str, Any]:
     return data
 
 
-def load_config(name: str, cls: type[T], section: str | None = None) -> T:
-    """Build ``cls`` (a dataclass) from ``data/config/<name>.json``.
+def from_mapping(cls: type[T], data: dict[str, Any], where: str) -> T:
+    """Build the dataclass ``cls`` from ``data``.
 
-    Keys starting with ``_`` are comments. ``section`` selects a nested object. Unknown keys
-    are an error, so a typo in the data cannot silently fall back to a default.
+    Keys starting with ``_`` are comments; lists become tuples. ``where`` names the source in
+    the error message.
+
+    Raises
+    ------
+    ValueError
+        For a key ``cls`` does not have, so a typo in the data cannot silently fall back to a
+        default.
     """
-    data = _raw(name)
-    if section is not None:
-        data = data[section]
     fields = {f.name for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
     values: dict[str, Any] = {}
     for key, value in data.items():
         if key.startswith("_"):
             continue
         if key not in fields:
-            raise ValueError(f"vision/data/config/{name}.json: unknown key {key!r}")
+            raise ValueError(f"{where}: unknown key {key!r}")
         values[key] = tuple(value) if isinstance(value, list) else value
     return cls(**values)
+
+
+def load_config(name: str, cls: type[T], section: str | None = None) -> T:
+    """Build ``cls`` (a dataclass) from ``data/config/<name>.json``; see :func:`from_mapping`.
+
+    ``section`` selects a nested object.
+    """
+    data = _raw(name)
+    if section is not None:
+        data = data[section]
+    return from_mapping(cls, data, f"vision/data/config/{name}.json")
