@@ -49,6 +49,11 @@ class CatalogCard:
         a = np.array([list(r) for r in self.rows])
         return np.rot90(a, -(rotation % 4))
 
+    @property
+    def cells(self) -> tuple[tuple[int, int], ...]:
+        """Every real cell (not water) in the catalog frame."""
+        return tuple((r, c) for r, row in enumerate(self.rows) for c, ch in enumerate(row) if ch != ".")
+
 
 @dataclass(frozen=True)
 class Catalog:

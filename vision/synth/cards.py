@@ -17,12 +17,13 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
 
 import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from vision.cards.catalog import CatalogCard as MapCard
+from vision.cards.catalog import builtin_catalog
 from vision.config import load_config
 
 __all__ = [
@@ -48,47 +49,10 @@ _FONTS: Mapping[str, int] = {
 # ------------------------------------------------------------------------------------------ catalog
 
 
-@dataclass(frozen=True)
-class MapCard:
-    """A treasure-map card as the renderer needs it.
-
-    ``rows``: one string per catalog grid row over ``#`` plain, ``X`` cross, ``C`` coin,
-    ``P`` palm, ``.`` water. ``badge`` is ``(colour, value)`` or ``None``.
-    """
-
-    id: str
-    colour: str
-    points: int
-    badge: tuple[str, int] | None
-    rows: tuple[str, ...]
-
-    @property
-    def shape(self) -> tuple[int, int]:
-        return len(self.rows), len(self.rows[0])
-
-    def grid(self, rotation: int = 0) -> NDArray[np.str_]:
-        """The symbol grid turned ``rotation`` quarter turns clockwise, shape ``(rows, cols)``."""
-        return np.rot90(np.array([list(r) for r in self.rows]), -(rotation % 4))
-
-    @property
-    def cells(self) -> tuple[Cell, ...]:
-        """Every real cell (not water) in the catalog frame."""
-        return tuple((r, c) for r, row in enumerate(self.rows) for c, ch in enumerate(row) if ch != ".")
-
-
-def _badge_of(raw: Any) -> tuple[str, int] | None:
-    if raw is None:
-        return None
-    return (str(raw[0]), int(raw[1]))
-
-
 @cache
 def map_cards() -> tuple[MapCard, ...]:
-    """The 47 built-in treasure-map cards, from the rules package's catalog."""
-    from scoring.silver_gold import load_catalog
-
-    cards = load_catalog().cards
-    return tuple(MapCard(c.id, c.colour, int(c.points), _badge_of(c.badge), tuple(c.rows)) for c in cards)
+    """The 47 built-in treasure-map cards (the catalog's own card type)."""
+    return builtin_catalog().cards
 
 
 def map_card(card_id: str) -> MapCard:
