@@ -116,8 +116,7 @@ def score(data: Mapping[str, Any]) -> dict[str, Any]:
             "fools_gold": {"sites": list(r.fools_gold_sites), "nuggets": r.fools_gold_nuggets},
             "site_totals": dict(r.site_totals),
         })
-    return {"game": GAME, "players": out, "winners": list(standings.winners),
-            "tiebreak": [n.to_json() for n in standings.tiebreak]}
+    return {"game": GAME, "players": out, **standings.to_json()}
 
 
 def template() -> dict[str, Any]:

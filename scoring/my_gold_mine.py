@@ -191,7 +191,7 @@ def score(data: Mapping[str, Any]) -> dict[str, Any]:
                 "rounds": details[n]}
                for n, e, rnk in zip(names, entries, standings.ranks, strict=True)]
     return {"game": GAME, "rounds_scored": len(rounds), "final": finished, "players": players,
-            "winners": list(standings.winners), "tiebreak": [t.to_json() for t in standings.tiebreak]}
+            **standings.to_json()}
 
 
 def template() -> dict[str, Any]:

@@ -56,6 +56,10 @@ class Standings:
     winners: tuple[str, ...]
     tiebreak: tuple[TieNote, ...]
 
+    def to_json(self) -> dict[str, Any]:
+        """The ``winners`` and ``tiebreak`` fields of a score answer."""
+        return {"winners": list(self.winners), "tiebreak": [note.to_json() for note in self.tiebreak]}
+
 
 def _sort_key(value: Value, criterion: Criterion) -> tuple[int, float]:
     if value is None:

@@ -107,8 +107,7 @@ def score(data: Mapping[str, Any]) -> dict[str, Any]:
     out = [{"name": n, "total": r.total, "rank": rnk, "breakdown": r.to_json(),
             "craftsman_colours": list(r.colours), "silver": s}
            for (n, r, s), rnk in zip(rows, standings.ranks, strict=True)]
-    return {"game": GAME, "players": out, "winners": list(standings.winners),
-            "tiebreak": [n.to_json() for n in standings.tiebreak]}
+    return {"game": GAME, "players": out, **standings.to_json()}
 
 
 def template() -> dict[str, Any]:

@@ -152,8 +152,7 @@ def score(data: Mapping[str, Any]) -> dict[str, Any]:
     for sheet, bd, rnk in zip(sheets, breakdowns, standings.ranks, strict=True):
         players.append({"name": sheet.name, "total": bd.total, "rank": rnk, "breakdown": bd.to_json(),
                         **sheet_summary(sheet, rules)})
-    return {"game": GAME, "players": players, "winners": list(standings.winners),
-            "tiebreak": [note.to_json() for note in standings.tiebreak]}
+    return {"game": GAME, "players": players, **standings.to_json()}
 
 
 def _shape(value: Any, catalog: Catalog) -> Shape:
