@@ -48,6 +48,7 @@ class GridConfig:
     refit_scale: float
     refit_shift: float
     refit_steps: int
+    fit_gain: float
 
 
 @cache
@@ -299,7 +300,8 @@ def locate_grids(face: NDArray[np.uint8], px_per_mm: float, config: GridConfig |
 
 
 def extended_grids(face: NDArray[np.uint8], grid: Grid, px_per_mm: float,
-                   config: GridConfig | None = None) -> list[Grid]:
+                   config: GridConfig | None = None, min_presence: float | None = None,
+                   maps: tuple[NDArray[np.float32], NDArray[np.float32]] | None = None) -> list[Grid]:
     """The lattice of ``grid`` grown by one row or column of the same spacing on each side.
 
     A row or column of a single faint cell can lose its outer outline; the lattice then stops one
@@ -317,6 +319,11 @@ def extended_grids(face: NDArray[np.uint8], grid: Grid, px_per_mm: float,
         A lattice found by :func:`locate_grids`.
     px_per_mm : float
         Face scale.
+    min_presence : float, optional
+        The presence the new row or column must reach somewhere; ``extend_presence`` when
+        ``None``. ``0`` leaves the choice to a later judge (see :func:`outline_fit`).
+    maps : (hmap, vmap), optional
+        :func:`line_maps` of the face when already computed.
 
     Returns
     -------
@@ -324,9 +331,10 @@ def extended_grids(face: NDArray[np.uint8], grid: Grid, px_per_mm: float,
         Zero to four variants, each with its cells' presence measured afresh.
     """
     cfg = config or default_config()
+    floor = cfg.extend_presence if min_presence is None else min_presence
     h, w = face.shape[:2]
     margin = cfg.extend_margin_mm * px_per_mm
-    hmap, vmap = line_maps(face, px_per_mm, cfg)
+    hmap, vmap = maps if maps is not None else line_maps(face, px_per_mm, cfg)
     out: list[Grid] = []
     for axis, lines, size in ((0, grid.xs, w), (1, grid.ys, h)):
         if len(lines) >= cfg.max_lines:
@@ -341,7 +349,7 @@ def extended_grids(face: NDArray[np.uint8], grid: Grid, px_per_mm: float,
             # the catalog grids are cropped to their cells: the new line of positions holds one
             k = int(np.searchsorted(grown, new))
             edge = g.presence[:, min(k, g.shape[1] - 1)] if axis == 0 else g.presence[min(k, g.shape[0] - 1)]
-            if float(edge.max()) >= cfg.extend_presence:
+            if float(edge.max()) >= floor:
                 out.append(dataclasses.replace(g, whole=grid.whole))
     return out
 
@@ -507,3 +515,125 @@ def refit_grid(face: NDArray[np.uint8], grid: Grid, cells: NDArray[np.bool_], px
                         else:
                             xs = cand
     return dataclasses.replace(_cells(face, hmap, vmap, xs, ys, cfg), whole=grid.whole)
+
+
+def outline_maps(face: NDArray[np.uint8], px_per_mm: float,
+                 config: GridConfig | None = None) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """Running sums of the widened outline maps, for :func:`outline_fit`.
+
+    Returns
+    -------
+    hc : (H, W + 1) float64 array
+        Running sums along x of the horizontal outline map, each line widened over 5 pixels.
+    vc : (H + 1, W) float64 array
+        Running sums along y of the vertical outline map.
+    """
+    cfg = config or default_config()
+    hm, vm = _widen(*line_maps(face, px_per_mm, cfg))
+    h, w = hm.shape
+    hc = np.concatenate([np.zeros((h, 1)), np.cumsum(hm, axis=1, dtype=np.float64)], axis=1)
+    vc = np.concatenate([np.zeros((1, w)), np.cumsum(vm, axis=0, dtype=np.float64)], axis=0)
+    return hc, vc
+
+
+def _segment_means(hc: NDArray[np.float64], vc: NDArray[np.float64], xs: NDArray[np.float64],
+                   ys: NDArray[np.float64], trim: float,
+                   ) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.bool_], NDArray[np.bool_]]:
+    """Mean outline strength of every side of a lattice: ``(len(ys), len(xs) - 1)`` horizontal and
+    ``(len(ys) - 1, len(xs))`` vertical segments, each trimmed by ``trim`` of its length at both
+    ends, and whether each segment lies on the face."""
+    h, w = hc.shape[0], vc.shape[1]
+    ax0 = xs[:-1] + trim * np.diff(xs)
+    ax1 = xs[1:] - trim * np.diff(xs)
+    ay0 = ys[:-1] + trim * np.diff(ys)
+    ay1 = ys[1:] - trim * np.diff(ys)
+    iy = np.round(ys).astype(int)
+    ix = np.round(xs).astype(int)
+    on_y = (iy >= 0) & (iy < h)
+    on_x = (ix >= 0) & (ix < w)
+    x0 = np.clip(np.round(ax0).astype(int), 0, w - 1)
+    x1 = np.clip(np.round(ax1).astype(int), 0, w - 1)
+    y0 = np.clip(np.round(ay0).astype(int), 0, h - 1)
+    y1 = np.clip(np.round(ay1).astype(int), 0, h - 1)
+    ry = np.clip(iy, 0, h - 1)
+    rx = np.clip(ix, 0, w - 1)
+    horiz = (hc[ry[:, None], x1[None, :]] - hc[ry[:, None], x0[None, :]]) / np.maximum(x1 - x0, 1)[None, :]
+    vert = (vc[y1[:, None], rx[None, :]] - vc[y0[:, None], rx[None, :]]) / np.maximum(y1 - y0, 1)[:, None]
+    ok_h = on_y[:, None] & (ax0 >= 0)[None, :] & (ax1 <= w - 1)[None, :]
+    ok_v = (ay0 >= 0)[:, None] & (ay1 <= h - 1)[:, None] & on_x[None, :]
+    return horiz, vert, ok_h, ok_v
+
+
+def outline_fit(maps: tuple[NDArray[np.float64], NDArray[np.float64]], grid: Grid,
+                cells: NDArray[np.bool_], config: GridConfig | None = None) -> float:
+    """How well a known cell layout on a lattice explains the outlines around it, in [-1, 1].
+
+    The lattice is grown by one row and one column of the same spacing on every side. Each side
+    of that larger lattice is expected to carry an outline when it borders a cell of ``cells``
+    and to carry none otherwise (water, and the ring just outside the grid). The fit is the
+    contrast ``(on - off) / (on + off)`` of the mean outline strengths of the two sets: a lattice
+    one row short leaves that row's outlines unexplained; one row too many expects outlines
+    where there are none. Comparable between lattices and layouts of different shapes.
+
+    Parameters
+    ----------
+    maps : (hc, vc)
+        From :func:`outline_maps` of the face.
+    grid : Grid
+        The lattice; same shape as ``cells``.
+    cells : (rows, cols) bool array
+        Where the card has a cell, in the printed frame.
+
+    Returns
+    -------
+    float
+        ``-1.0`` when the shapes differ or nothing on the face is measured.
+    """
+    if cells.shape != grid.shape:
+        return -1.0
+    return float(layout_fits(maps, grid, cells[None], config)[0])
+
+
+def layout_fits(maps: tuple[NDArray[np.float64], NDArray[np.float64]], grid: Grid,
+                layouts: NDArray[np.bool_], config: GridConfig | None = None) -> NDArray[np.float64]:
+    """:func:`outline_fit` of many layouts on one lattice.
+
+    Parameters
+    ----------
+    maps : (hc, vc)
+        From :func:`outline_maps` of the face.
+    grid : Grid
+    layouts : (n, rows, cols) bool array
+        Cell layouts of the lattice's shape.
+
+    Returns
+    -------
+    (n,) float64 array
+        The fit of each layout; ``-1.0`` for an empty layout or when nothing is measured.
+    """
+    cfg = config or default_config()
+    n = layouts.shape[0]
+    if n == 0 or layouts.shape[1:] != grid.shape:
+        return np.full(n, -1.0)
+    hc, vc = maps
+    sx = float(grid.xs[-1] - grid.xs[0]) / (len(grid.xs) - 1)
+    sy = float(grid.ys[-1] - grid.ys[0]) / (len(grid.ys) - 1)
+    xs = np.concatenate([[grid.xs[0] - sx], grid.xs, [grid.xs[-1] + sx]])
+    ys = np.concatenate([[grid.ys[0] - sy], grid.ys, [grid.ys[-1] + sy]])
+    horiz, vert, ok_h, ok_v = _segment_means(hc, vc, xs, ys, cfg.side_trim)
+    pad = np.pad(layouts.astype(bool), ((0, 0), (1, 1), (1, 1)))           # (n, rows + 2, cols + 2)
+    rows_pad = np.pad(pad, ((0, 0), (1, 1), (0, 0)))
+    expect_h = (rows_pad[:, :-1] | rows_pad[:, 1:]) & ok_h[None]           # (n, rows + 3, cols + 2)
+    cols_pad = np.pad(pad, ((0, 0), (0, 0), (1, 1)))
+    expect_v = (cols_pad[:, :, :-1] | cols_pad[:, :, 1:]) & ok_v[None]     # (n, rows + 2, cols + 3)
+    quiet_h = ~(rows_pad[:, :-1] | rows_pad[:, 1:]) & ok_h[None]
+    quiet_v = ~(cols_pad[:, :, :-1] | cols_pad[:, :, 1:]) & ok_v[None]
+    n_on = expect_h.sum(axis=(1, 2)) + expect_v.sum(axis=(1, 2))
+    n_off = quiet_h.sum(axis=(1, 2)) + quiet_v.sum(axis=(1, 2))
+    s_on = (expect_h * horiz[None]).sum(axis=(1, 2)) + (expect_v * vert[None]).sum(axis=(1, 2))
+    s_off = (quiet_h * horiz[None]).sum(axis=(1, 2)) + (quiet_v * vert[None]).sum(axis=(1, 2))
+    m_on = s_on / np.maximum(n_on, 1)
+    m_off = np.where(n_off > 0, s_off / np.maximum(n_off, 1), 0.0)
+    total = m_on + m_off
+    fit = np.where(total > 0, (m_on - m_off) / np.where(total > 0, total, 1.0), -1.0)
+    return np.where(n_on > 0, fit, -1.0)

@@ -14,7 +14,7 @@ from vision.cards import grid as grid_mod
 from vision.cards import identify as identify_mod
 from vision.cards import marks as marks_mod
 from vision.cards import rectify as rectify_mod
-from vision.cards.catalog import Catalog, load_catalog
+from vision.cards.catalog import Catalog, CatalogCard, load_catalog
 from vision.types import CardReading, Cell, Quad
 
 
@@ -75,6 +75,18 @@ def _grid_box(grid: grid_mod.Grid, to_face: NDArray[np.float64]) -> NDArray[np.f
     return cv2.perspectiveTransform(box, np.linalg.inv(to_face)).reshape(4, 2)
 
 
+@cache
+def _layout_table(cards: tuple[CatalogCard, ...]) -> dict[tuple[int, int], tuple[NDArray[np.bool_], int]]:
+    """The distinct printed cell layouts of a catalog under its quarter turns, by grid shape:
+    ``shape -> ((n, rows, cols) bool array, n)``."""
+    found: dict[tuple[int, int], dict[bytes, NDArray[np.bool_]]] = {}
+    for card in cards:
+        for k in range(4):
+            m = card.grid(k) != "."
+            found.setdefault(m.shape, {})[m.tobytes()] = m
+    return {shape: (np.stack(list(ms.values())), len(ms)) for shape, ms in found.items()}
+
+
 @dataclass(frozen=True)
 class _Prepared:
     """A card read up to its marks: face, grid, identity and the cells' ink."""
@@ -99,34 +111,40 @@ def _prepare(image: NDArray[np.uint8], quad: detect_mod.CardQuad, catalog: Catal
     grids = grid_mod.locate_grids(face.image, ppm, cfg.grid, limit=cfg.grid.alternatives)
     if not grids:
         return None
+    # geometry first: the lattice may be a line off. A row or column of faint or hatched cells
+    # may have lost its outlines, so the lattice stopped a line short; a line of the card's art may
+    # have been taken for one more grid line. Each lattice is judged by how well the best catalog
+    # layout on it explains the outlines around it (cells outlined; water and the ring outside the
+    # grid not), and gives way to a variant grown or trimmed by one line only when that variant's
+    # best layout explains them clearly better (by fit_gain)
+    maps = grid_mod.line_maps(face.image, ppm, cfg.grid)
+    sums = grid_mod.outline_maps(face.image, ppm, cfg.grid)
+    table = _layout_table(catalog.cards)
+
+    def fit(g: grid_mod.Grid) -> float:
+        layouts = table.get(g.shape)
+        return float(grid_mod.layout_fits(sums, g, layouts[0], cfg.grid).max()) if layouts else -1.0
+
+    lattices: list[grid_mod.Grid] = []
+    for g0 in grids:
+        variants = [*grid_mod.trimmed_grids(g0, cfg.grid),
+                    *grid_mod.extended_grids(face.image, g0, ppm, cfg.grid, min_presence=0.0, maps=maps)]
+        base = fit(g0)
+        scored = sorted(((fit(g), n) for n, g in enumerate(variants)), reverse=True)
+        lattices.append(variants[scored[0][1]] if scored and scored[0][0] >= base + cfg.grid.fit_gain else g0)
     # the catalog settles between alternative lattices: keep the one it recognises best
     best: tuple[tuple[bool, float], grid_mod.Grid, identify_mod.Observation,
                identify_mod.Identity] | None = None
-    for g in grids:
+    for g in lattices:
         o = identify_mod.observe(face.image, g, ppm, cfg.identify)
         i = identify_mod.identify(o, catalog, cfg.identify)
         key = (i.card is not None, i.score + i.margin)
         if best is None or key > best[0]:
             best = (key, g, o, i)
     assert best is not None
-    # second stage: the lattice may be a line off. A row or column of faint cells may have lost
-    # its outer outline, so the lattice stopped a line short: when the catalog recognises no
-    # lattice, it is tried grown by one line. A line of the card's art may have been taken for
-    # one more grid line: a lattice with an outer row or column that holds no cell contradicts
-    # every catalog grid (they are cropped to their cells), so it is always tried without it.
-    for g0 in grids:
-        variants = grid_mod.trimmed_grids(g0, cfg.grid)
-        if best[3].card is None:
-            variants += grid_mod.extended_grids(face.image, g0, ppm, cfg.grid)
-        for g in variants:
-            o = identify_mod.observe(face.image, g, ppm, cfg.identify)
-            i = identify_mod.identify(o, catalog, cfg.identify)
-            key = (i.card is not None, i.score + i.margin)
-            if i.card is not None and key > best[0]:
-                best = (key, g, o, i)
     if best[3].card is None and best[3].best is not None:
-        # third stage: the catalog proposes a card below its acceptance floor. Its cells are then
-        # known: refit the lattice to their outlines under each turn and score again (usual margins)
+        # the catalog proposes a card below its acceptance floor. Its cells are then known: refit
+        # the lattice to their outlines under each turn and score again (usual margins)
         g0 = best[1]
         layouts = {m.tobytes(): m for m in (best[3].best.grid(k) != "." for k in range(4))
                    if m.shape == g0.shape}
