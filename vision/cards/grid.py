@@ -160,15 +160,28 @@ def _pick(runs: list[tuple[int, float, float, NDArray[np.float64]]], cfg: GridCo
     return out
 
 
-def _side(m: NDArray[np.float32], fixed: float, a: float, b: float, horizontal: bool) -> float:
-    f = round(fixed)
-    lo, hi = round(a), round(b)
-    if hi <= lo:
-        return 0.0
-    band = m[max(0, f - 2):f + 3, lo:hi] if horizontal else m[lo:hi, max(0, f - 2):f + 3]
-    if band.size == 0:
-        return 0.0
-    return float(np.mean(band.max(axis=0 if horizontal else 1)))
+def _side_strengths(hmap: NDArray[np.float32], vmap: NDArray[np.float32], xs: NDArray[np.float64],
+                    ys: NDArray[np.float64], trim: float) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """Outline strength of every side of a lattice: the mean over the side (trimmed by ``trim`` of
+    its length at each end) of the strongest response within 2 pixels across it. Returns
+    ``(rows + 1, cols)`` horizontal and ``(rows, cols + 1)`` vertical sides; a side off the face
+    is 0."""
+    h, w = hmap.shape
+    hw = cv2.dilate(hmap, np.ones((5, 1), np.uint8))
+    vw = cv2.dilate(vmap, np.ones((1, 5), np.uint8))
+    hc = np.concatenate([np.zeros((h, 1)), np.cumsum(hw, axis=1, dtype=np.float64)], axis=1)
+    vc = np.concatenate([np.zeros((1, w)), np.cumsum(vw, axis=0, dtype=np.float64)], axis=0)
+    out = []
+    for lines, spans, sums, size, across in ((ys, xs, hc, w, h), (xs, ys, vc.T, h, w)):
+        f = np.round(lines).astype(int)
+        lo = np.clip(np.round(spans[:-1] + trim * np.diff(spans)).astype(int), 0, size)
+        hi = np.clip(np.round(spans[1:] - trim * np.diff(spans)).astype(int), 0, size)
+        ok = (f >= -2) & (f < across + 2)
+        fr = np.clip(f, 0, across - 1)
+        total = sums[fr[:, None], hi[None, :]] - sums[fr[:, None], lo[None, :]]
+        mean = total / np.maximum(hi - lo, 1)[None, :]
+        out.append(np.where(ok[:, None] & (hi > lo)[None, :], mean, 0.0))
+    return out[0], out[1].T
 
 
 def _profile_score(prof: NDArray[np.float64], full: NDArray[np.float64]) -> float:
@@ -395,13 +408,9 @@ def trimmed_grids(grid: Grid, config: GridConfig | None = None) -> list[Grid]:
 def _cells(face: NDArray[np.uint8], hmap: NDArray[np.float32], vmap: NDArray[np.float32],
            xs: NDArray[np.float64], ys: NDArray[np.float64], cfg: GridConfig) -> Grid:
     rows, cols = len(ys) - 1, len(xs) - 1
-    sides = np.zeros((rows, cols, 4))
-    for r in range(rows):
-        for c in range(cols):
-            x0, x1, y0, y1 = xs[c], xs[c + 1], ys[r], ys[r + 1]
-            tx, ty = cfg.side_trim * (x1 - x0), cfg.side_trim * (y1 - y0)
-            sides[r, c] = (_side(hmap, y0, x0 + tx, x1 - tx, True), _side(hmap, y1, x0 + tx, x1 - tx, True),
-                           _side(vmap, x0, y0 + ty, y1 - ty, False), _side(vmap, x1, y0 + ty, y1 - ty, False))
+    horiz, vert = _side_strengths(hmap, vmap, xs, ys, cfg.side_trim)
+    # each cell's top, bottom, left and right side
+    sides = np.stack([horiz[:-1], horiz[1:], vert[:, :-1], vert[:, 1:]], axis=2)
     level = float(np.median(sides)) or 1.0  # most sides belong to cells
     side_min = sides.min(axis=2) / level
     lab = cv2.cvtColor(face, cv2.COLOR_BGR2LAB).astype(np.float32)
@@ -442,20 +451,22 @@ def balanced_lab(face: NDArray[np.uint8], paper: NDArray[np.float64]) -> NDArray
 
 
 def _edge_sums(hc: NDArray[np.float64], vc: NDArray[np.float64], xs: NDArray[np.float64],
-               ys: NDArray[np.float64], cells: NDArray[np.bool_]) -> float:
-    """Mean outline strength along the sides of the expected cells (``cells`` ``(rows, cols)``);
-    ``hc`` ``(H, W + 1)`` and ``vc`` ``(H + 1, W)`` are running sums of the line maps along x and y."""
+               ys: NDArray[np.float64], cells: NDArray[np.bool_]) -> NDArray[np.float64]:
+    """Mean outline strength along the sides of the expected cells (``cells`` ``(rows, cols)``)
+    for a batch of lattices: ``xs`` ``(k, cols + 1)`` and ``ys`` ``(k, rows + 1)`` give ``(k,)``
+    scores. ``hc`` ``(H, W + 1)`` and ``vc`` ``(H + 1, W)`` are running sums of the line maps along
+    x and y."""
     h, w = hc.shape[0], vc.shape[1]
     ix = np.clip(np.round(xs).astype(int), 0, w - 1)
     iy = np.clip(np.round(ys).astype(int), 0, h - 1)
     r, c = np.nonzero(cells)
-    length_x = np.maximum(ix[c + 1] - ix[c], 1)
-    length_y = np.maximum(iy[r + 1] - iy[r], 1)
-    top = (hc[iy[r], ix[c + 1]] - hc[iy[r], ix[c]]) / length_x
-    bot = (hc[iy[r + 1], ix[c + 1]] - hc[iy[r + 1], ix[c]]) / length_x
-    left = (vc[iy[r + 1], ix[c]] - vc[iy[r], ix[c]]) / length_y
-    right = (vc[iy[r + 1], ix[c + 1]] - vc[iy[r], ix[c + 1]]) / length_y
-    return float(np.mean(top + bot + left + right))
+    length_x = np.maximum(ix[:, c + 1] - ix[:, c], 1)
+    length_y = np.maximum(iy[:, r + 1] - iy[:, r], 1)
+    top = (hc[iy[:, r], ix[:, c + 1]] - hc[iy[:, r], ix[:, c]]) / length_x
+    bot = (hc[iy[:, r + 1], ix[:, c + 1]] - hc[iy[:, r + 1], ix[:, c]]) / length_x
+    left = (vc[iy[:, r + 1], ix[:, c]] - vc[iy[:, r], ix[:, c]]) / length_y
+    right = (vc[iy[:, r + 1], ix[:, c + 1]] - vc[iy[:, r], ix[:, c + 1]]) / length_y
+    return np.mean(top + bot + left + right, axis=1)
 
 
 def refit_grid(face: NDArray[np.uint8], grid: Grid, cells: NDArray[np.bool_], px_per_mm: float,
@@ -492,28 +503,32 @@ def refit_grid(face: NDArray[np.uint8], grid: Grid, cells: NDArray[np.bool_], px
     hc = np.concatenate([np.zeros((h, 1)), np.cumsum(hm, axis=1, dtype=np.float64)], axis=1)
     vc = np.concatenate([np.zeros((1, w)), np.cumsum(vm, axis=0, dtype=np.float64)], axis=0)
     xs, ys = grid.xs.astype(np.float64), grid.ys.astype(np.float64)
-    best = _edge_sums(hc, vc, xs, ys, cells)
+    best = float(_edge_sums(hc, vc, xs[None], ys[None], cells)[0])
     # coarse search, then a finer one spanning two coarse steps around the best
     for zoom in (1.0, 2.0 / (cfg.refit_steps - 1)):
         scales = np.linspace(1.0 - zoom * cfg.refit_scale, 1.0 + zoom * cfg.refit_scale, cfg.refit_steps)
         shifts = np.linspace(-zoom * cfg.refit_shift, zoom * cfg.refit_shift, cfg.refit_steps)
+        ss, dd = (a.ravel() for a in np.meshgrid(scales, shifts, indexing="ij"))
         for axis in (0, 1, 0, 1):
             cur = ys if axis == 0 else xs
             step = float(cur[-1] - cur[0]) / (len(cur) - 1)
             centre = 0.5 * float(cur[0] + cur[-1])
-            for s in scales:
-                for d in shifts:
-                    cand = centre + (cur - centre) * s + d * step
-                    if cand[0] < 0.0 or cand[-1] > (h if axis == 0 else w) - 1:
-                        continue  # the lattice must stay on the face
-                    score = (_edge_sums(hc, vc, xs, cand, cells) if axis == 0
-                             else _edge_sums(hc, vc, cand, ys, cells))
-                    if score > best:
-                        best = score
-                        if axis == 0:
-                            ys = cand
-                        else:
-                            xs = cand
+            cand = centre + (cur[None] - centre) * ss[:, None] + (dd * step)[:, None]  # (k, lines)
+            # the lattice must stay on the face
+            cand = cand[(cand[:, 0] >= 0.0) & (cand[:, -1] <= (h if axis == 0 else w) - 1)]
+            if len(cand) == 0:
+                continue
+            fixed = xs if axis == 0 else ys
+            other = np.broadcast_to(fixed[None], (len(cand), len(fixed)))
+            scores = (_edge_sums(hc, vc, other, cand, cells) if axis == 0
+                      else _edge_sums(hc, vc, cand, other, cells))
+            k = int(np.argmax(scores))
+            if scores[k] > best:
+                best = float(scores[k])
+                if axis == 0:
+                    ys = cand[k]
+                else:
+                    xs = cand[k]
     return dataclasses.replace(_cells(face, hmap, vmap, xs, ys, cfg), whole=grid.whole)
 
 
