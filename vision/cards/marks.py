@@ -50,6 +50,8 @@ class MarksConfig:
     min_pool: int
     pooled_hi: float
     spill_arc: float
+    typical_quantile: float
+    symbol_ring_allowance: float
 
 
 @cache
@@ -116,6 +118,8 @@ def cell_ink(face: NDArray[np.uint8], grid: Grid, printed: NDArray[np.str_],
     rows, cols = grid.shape
     out = [np.zeros((rows, cols)) for _ in range(8)]
     masks = np.zeros((rows, cols, cfg.mask_px, cfg.mask_px), bool)
+    cells: dict[tuple[int, int], tuple[NDArray[np.bool_], NDArray[np.bool_], NDArray[np.float32]]] = {}
+    shades: dict[str, list[NDArray[np.float32]]] = {}
     for r in range(rows):
         for c in range(cols):
             sym = str(printed[r, c])
@@ -137,25 +141,36 @@ def cell_ink(face: NDArray[np.uint8], grid: Grid, printed: NDArray[np.str_],
             own = np.zeros(patch.shape, bool)
             for lo, hi in cfg.symbol_hues.get(sym, ()):
                 own |= (hue[sl] >= lo) & (hue[sl] < hi)
-            res = patch & ~(own & coloured[sl])
-            ph, pw = patch.shape
-            yy, xx = np.mgrid[0:ph, 0:pw]
-            u, v = (xx - (pw - 1) / 2) / pw, (yy - (ph - 1) / 2) / ph
-            inner = np.hypot(u, v) < cfg.centre_radius
-            # corners catch strokes overshooting from the neighbours: the ring leaves them out
-            ring = ~inner & ~((np.abs(u) > 0.5 - cfg.corner_frac) & (np.abs(v) > 0.5 - cfg.corner_frac))
-            sector = (np.floor((np.arctan2(v, u) + np.pi) / (2 * np.pi) * 8).astype(int) % 8)[ring]
-            out[0][r, c] = float(patch[ring].mean())
-            out[1][r, c] = float(patch[inner].mean())
-            out[2][r, c] = float(res[ring].mean())
-            out[3][r, c] = float(res[inner].mean())
-            out[4][r, c] = _sector_share(patch[ring], sector, cfg.sector_on)
-            out[5][r, c] = _sector_share(res[ring], sector, cfg.sector_on)
-            out[6][r, c] = _linked_corners(patch, inner, np.abs(u) > 0.5 - cfg.corner_frac,
-                                           np.abs(v) > 0.5 - cfg.corner_frac, u, v)
-            out[7][r, c] = _spread(patch[ring], sector, cfg.sector_on)
-            masks[r, c] = cv2.resize(patch.astype(np.float32), (cfg.mask_px, cfg.mask_px),
-                                     interpolation=cv2.INTER_AREA) >= 0.25
+            own &= coloured[sl] & patch
+            cells[(r, c)] = (patch, own, cell[:, :, 0])
+            if own.any():
+                shades.setdefault(sym, []).append(cell[:, :, 0][own])
+    # the print's own lightness on this card: pen over a symbol keeps much of its hue but is
+    # clearly darker than the print, so such pixels are residual ink too
+    print_l = {sym: float(np.median(np.concatenate(v))) for sym, v in shades.items()}
+    for (r, c), (patch, own, light) in cells.items():
+        sym = str(printed[r, c])
+        if sym in print_l:
+            own = own & (light >= print_l[sym] - ink_dark)
+        res = patch & ~own
+        ph, pw = patch.shape
+        yy, xx = np.mgrid[0:ph, 0:pw]
+        u, v = (xx - (pw - 1) / 2) / pw, (yy - (ph - 1) / 2) / ph
+        inner = np.hypot(u, v) < cfg.centre_radius
+        # corners catch strokes overshooting from the neighbours: the ring leaves them out
+        ring = ~inner & ~((np.abs(u) > 0.5 - cfg.corner_frac) & (np.abs(v) > 0.5 - cfg.corner_frac))
+        sector = (np.floor((np.arctan2(v, u) + np.pi) / (2 * np.pi) * 8).astype(int) % 8)[ring]
+        out[0][r, c] = float(patch[ring].mean())
+        out[1][r, c] = float(patch[inner].mean())
+        out[2][r, c] = float(res[ring].mean())
+        out[3][r, c] = float(res[inner].mean())
+        out[4][r, c] = _sector_share(patch[ring], sector, cfg.sector_on)
+        out[5][r, c] = _sector_share(res[ring], sector, cfg.sector_on)
+        out[6][r, c] = _linked_corners(patch, inner, np.abs(u) > 0.5 - cfg.corner_frac,
+                                       np.abs(v) > 0.5 - cfg.corner_frac, u, v)
+        out[7][r, c] = _spread(patch[ring], sector, cfg.sector_on)
+        masks[r, c] = cv2.resize(patch.astype(np.float32), (cfg.mask_px, cfg.mask_px),
+                                 interpolation=cv2.INTER_AREA) >= 0.25
     return CellInk(*out, masks)
 
 
@@ -247,13 +262,29 @@ def _decide(centre: float, sectors: float, lo: tuple[float, float],
     return -1, score, 0.0
 
 
+class PrintTemplates(dict[str, NDArray[np.bool_]]):
+    """Symbol -> ``(S, S)`` bool print mask, learnt from one photo's cells of each symbol.
+
+    ``typical`` maps each learnt symbol to the share of its cells' centre that its print itself
+    leaves as residual ink (beyond the symbol's hue) in the photo: blur, glare and a colour cast
+    turn a symbol's edges off its hue alike in every cell printed with it.
+    """
+
+    def __init__(self, masks: Mapping[str, NDArray[np.bool_]],
+                 typical: Mapping[str, float] | None = None) -> None:
+        super().__init__(masks)
+        self.typical: dict[str, float] = dict(typical or {})
+
+
 def print_templates(cards: Sequence[tuple[CellInk, NDArray[np.str_]]],
-                    config: MarksConfig | None = None) -> dict[str, NDArray[np.bool_]]:
+                    config: MarksConfig | None = None) -> PrintTemplates:
     """The print of each symbol class, learnt from every cell printed with it in one photo.
 
     A symbol is printed alike in each of its cells, while pen strokes differ from cell to cell:
-    a pixel is print when it is ink in at least ``print_share`` of the class's cells. Classes
-    with fewer than ``min_pool`` cells get no template.
+    a pixel is print when it is ink in at least ``print_share`` of the class's cells. The print's
+    own residual centre ink is the ``typical_quantile`` percentile over the class's cells (most
+    cells of a class carry no pen; the lower part of the spread is the print). Classes with fewer
+    than ``min_pool`` cells get no template.
 
     Parameters
     ----------
@@ -262,24 +293,27 @@ def print_templates(cards: Sequence[tuple[CellInk, NDArray[np.str_]]],
 
     Returns
     -------
-    dict
-        Symbol -> ``(S, S)`` bool print mask (grown by ``print_grow_px`` against small shifts).
+    PrintTemplates
+        Symbol -> ``(S, S)`` bool print mask (grown by ``print_grow_px`` against small shifts),
+        with each symbol's typical residual ink.
     """
     cfg = config or default_config()
-    pools: dict[str, list[NDArray[np.bool_]]] = {}
+    pools: dict[str, list[tuple[NDArray[np.bool_], float]]] = {}
     for ink, printed in cards:
         for (r, c), sym in np.ndenumerate(printed):
             if sym not in (".", "#"):
-                pools.setdefault(str(sym), []).append(ink.masks[r, c])
+                pools.setdefault(str(sym), []).append((ink.masks[r, c], float(ink.centre_res[r, c])))
     out: dict[str, NDArray[np.bool_]] = {}
+    typical: dict[str, float] = {}
     k = 2 * cfg.print_grow_px + 1
     kernel = np.ones((k, k), np.uint8)
-    for sym, masks in pools.items():
-        if len(masks) < cfg.min_pool:
+    for sym, pool in pools.items():
+        if len(pool) < cfg.min_pool:
             continue
-        share = np.mean(np.stack(masks), axis=0)
+        share = np.mean(np.stack([m for m, _ in pool]), axis=0)
         out[sym] = cv2.dilate((share >= cfg.print_share).astype(np.uint8), kernel).astype(bool)
-    return out
+        typical[sym] = float(np.percentile([c for _, c in pool], cfg.typical_quantile))
+    return PrintTemplates(out, typical)
 
 
 def pooled_residual(ink: CellInk, rc: tuple[int, int], template: NDArray[np.bool_]) -> float:
@@ -317,12 +351,14 @@ def read_marks(face: NDArray[np.uint8], grid: Grid, printed: NDArray[np.str_],
         The ink of the clean reference face (same printed frame).
     templates : mapping, optional
         Symbol -> print mask from :func:`print_templates` (pooled over the photo's cards): ink
-        outside the print settles a symbol cell as marked (from ``pooled_hi``).
+        outside the print settles a symbol cell as marked (from ``pooled_hi``). Its ``typical``
+        residual ink of each learnt symbol replaces the per-card baseline of the first stage.
     ink : CellInk, optional
         This face's ink when already measured with :func:`cell_ink`.
     """
     cfg = config or default_config()
     ink = ink if ink is not None else cell_ink(face, grid, printed, cfg)
+    typical = templates.typical if isinstance(templates, PrintTemplates) else {}
     rows, cols = grid.shape
     state = np.full((rows, cols), -2, np.int8)
     score = np.zeros((rows, cols))
@@ -338,17 +374,25 @@ def read_marks(face: NDArray[np.uint8], grid: Grid, printed: NDArray[np.str_],
                     # spilt over, or a mark cut by the outline; not a mark on its own
                     sec = min(sec, 0.5 * (lo[1] + hi[1]))
             else:
-                # ink beyond the symbol's own hue, above what the cleanest cell of the class shows
-                cb = min(min(float(ink.centre_res[k]) for k in cells), cfg.residual_cap_centre)
-                c, sec = float(ink.centre_res[rc]) - cb, float(ink.sectors_res[rc])
                 lo, hi = cfg.symbol_lo, cfg.symbol_hi
+                typ = typical.get(sym)
+                if typ is not None:
+                    # ink beyond the symbol's hue, above what its print leaves in this photo; the
+                    # ring around the symbol is judged against the learnt print (pooled residual)
+                    c, sec = float(ink.centre_res[rc]) - min(typ, cfg.residual_cap_centre), 0.0
+                else:
+                    # ink beyond the symbol's own hue, above what the cleanest cell of the class on
+                    # this card shows (a lone symbol may reach into part of the ring on its own)
+                    cb = min(min(float(ink.centre_res[k]) for k in cells), cfg.residual_cap_centre)
+                    sb = (min(float(ink.sectors_res[k]) for k in cells) if len(cells) >= 2
+                          else cfg.symbol_ring_allowance)
+                    c, sec = float(ink.centre_res[rc]) - cb, float(ink.sectors_res[rc]) - sb
                 if reference is not None:
                     c = max(c, float(ink.centre[rc] - reference.centre[rc]))
                     sec = max(sec, float(ink.sectors[rc] - reference.sectors[rc]))
                 elif len(cells) >= 2:
                     # the print is the same in every cell of a class: compare with the cleanest one
                     c = max(c, float(ink.centre[rc]) - min(float(ink.centre[k]) for k in cells))
-                    sec = max(sec, float(ink.sectors[rc]) - min(float(ink.sectors[k]) for k in cells))
             if (sym != "#" and len(cells) >= 2
                     and float(ink.corners[rc]) - min(float(ink.corners[k]) for k in cells)
                     >= cfg.linked_corners):
