@@ -240,6 +240,28 @@ def assign_with_supply(d: NDArray[np.float64], supply: NDArray[np.float64]) -> N
     return out
 
 
+def _clipped_light(d: NDArray[np.float64], best: NDArray[np.intp], sat: NDArray[np.bool_],
+                   model: TokenModel, cfg: BoardConfig) -> NDArray[np.bool_]:
+    """Light tokens (read W or P) that cannot be told apart: at least two clipped channels and
+    distances ``d`` (N, K) to white and pearl within ``cfg.clipped_light_margin``; ``best`` (N,)
+    kinds read, ``sat`` (N, 3) clipped channels -> (N,) bool."""
+    kinds = "".join(model.kinds)
+    if "W" not in kinds or "P" not in kinds:
+        return np.zeros(len(best), bool)
+    iw, ip = kinds.index("W"), kinds.index("P")
+    light = (best == iw) | (best == ip)
+    close = np.abs(d[:, iw] - d[:, ip]) < cfg.clipped_light_margin
+    blind = light & (sat.sum(axis=1) >= 2) & close
+    # ... unless the game's supply settles them: with both pearls (or all whites) seen clearly,
+    # the other light tokens are whites (pearls)
+    supply = cfg.supply
+    seen_p = int((light & ~blind & (best == ip)).sum())
+    seen_w = int((light & ~blind & (best == iw)).sum())
+    if seen_p >= supply.count("P") or seen_w >= supply.count("W"):
+        return np.zeros(len(best), bool)
+    return blind
+
+
 def _hand_distance(a: NDArray[np.float64], cfg: BoardConfig) -> NDArray[np.float64]:
     """Chroma distance (N,) of light-corrected spots ``a`` (N, 3) from skin of any depth."""
     h = chroma(np.asarray(cfg.hand_chroma, np.float64))
@@ -336,30 +358,38 @@ def classify(samples: SpotSamples, model: TokenModel, cfg: BoardConfig) -> Class
         cw = np.clip(bright / cfg.dark_reference, cfg.dark_chroma_weight, 1.0)
         d = _distances(x[tokens], means, shift, cfg, sat[tokens], cw)  # (N, K)
         first = d.argmin(axis=1)
-        fits = d[np.arange(len(d)), first] <= cfg.reject_distance + 2 * spreads[first]
+        # skin is no token: a spot that looks more like a hand than like any kind is covered, and
+        # takes no part in the joint decisions below (its tint would pass for a pearl's)
+        d_hand = _hand_distance(chroma(x[tokens] - shift - white), cfg)
+        d_first = d[np.arange(len(d)), first]
+        hand = (d_hand < cfg.hand_distance) & (d_hand < d_first) & (bright >= cfg.hand_min_brightness)
+        fits = (d_first <= cfg.reject_distance + cfg.spread_weight * spreads[first]) & ~hand
         prior = cfg.calibrated_light_prior if model.calibrated else cfg.light_prior
         if not (model.calibrated and cfg.calibrated_neutral_light):
             shift = _refine_on_light_tokens(x[tokens], sat[tokens], first, fits, model, shift, prior)
         d = _distances(x[tokens], means, shift, cfg, sat[tokens], cw)
         order = np.argsort(d, axis=1)
         best = order[:, 0]
-        fit = d[np.arange(len(d)), best] <= cfg.reject_distance + 2 * spreads[best]
+        fit = (d[np.arange(len(d)), best] <= cfg.reject_distance + cfg.spread_weight * spreads[best]) & ~hand
         # the board holds at most the game's tokens of each kind: the readable spots are assigned
         # jointly, so a fifth "white" goes to the kind it resembles next (a pearl, typically)
         best[fit] = assign_with_supply(d[fit], supply)
         best = split_light_tokens(x[tokens], best, fit, model, shift, prior)
         d1 = d[np.arange(len(d)), best]
         d2 = np.where(np.arange(d.shape[1])[None, :] == best[:, None], np.inf, d).min(axis=1)
-        limit = cfg.reject_distance + 2 * spreads[best]
+        limit = cfg.reject_distance + cfg.spread_weight * spreads[best]
         kinds = np.array(list(model.kinds))[best]
         kinds[d1 > limit] = "?"
-        # skin is no token: a spot that looks more like a hand than like any kind is covered
+        # white against pearl needs two unclipped channels: with fewer, when the two kinds fit
+        # about equally, the spot is unknown rather than a guess
+        blind = _clipped_light(d, best, sat[tokens], model, cfg)
+        kinds[blind] = "?"
         d_hand = _hand_distance(chroma(x[tokens] - shift - white), cfg)
-        hand = (d_hand < cfg.hand_distance) & (d_hand < d1) & (bright >= cfg.hand_min_brightness)
+        hand |= (d_hand < cfg.hand_distance) & (d_hand < d1) & (bright >= cfg.hand_min_brightness)
         kinds[hand] = "?"
         letters[tokens] = kinds
         c = (1.0 - np.exp(-np.maximum(d2 - d1, 0.0) / cfg.confidence_scale)) * np.clip(1.0 - d1 / limit, 0, 1)
-        c[hand | (d1 > limit)] = 0.0
+        c[hand | blind | (d1 > limit)] = 0.0
         conf[tokens] = c
     cells = tuple("".join(letters[r * 5:(r + 1) * 5]) for r in range(5))
     return Classification(cells=cells, confidence=conf.reshape(5, 5), shift=shift)

@@ -99,6 +99,8 @@ class BoardConfig:
     light_prior: float
     calibrated_light_prior: float
     confidence_scale: float
+    clipped_light_margin: float
+    spread_weight: float
 
 
 @dataclass(frozen=True)

@@ -166,7 +166,10 @@ def sample_spots(rect: NDArray[np.uint8], grid: Grid, cfg: BoardConfig) -> SpotS
     centres = np.round(grid.centres.reshape(25, 2)).astype(np.int32)
     xi = np.clip(centres[:, 0:1] + dx[None, :], 0, size - 1)
     yi = np.clip(centres[:, 1:2] + dy[None, :], 0, size - 1)
-    px = img[yi, xi]  # (25, P, 3)
+    # colours are measured on a smoothed copy: a percentile of noisy pixels is biased (most in a
+    # dark channel), a percentile of smoothed ones is not
+    soft = cv2.GaussianBlur(img, (0, 0), cfg.texture_blur)
+    px = soft[yi, xi]  # (25, P, 3)
     inner = np.percentile(px, cfg.inner_percentile, axis=1)
     sectors = np.einsum("npc,ps->nsc", px, onehot)
     rxi = np.clip(centres[:, 0:1] + rdx[None, :], 0, size - 1)
@@ -180,7 +183,7 @@ def sample_spots(rect: NDArray[np.uint8], grid: Grid, cfg: BoardConfig) -> SpotS
     corners = np.round(grid.centres.reshape(25, 1, 2) + signs[None] * half).astype(np.int32)  # (25, 4, 2)
     bx = np.clip(corners[..., 0:1] + pdx, 0, size - 1)
     by = np.clip(corners[..., 1:2] + pdy, 0, size - 1)
-    background = np.median(img[by, bx], axis=2)  # (25, 4, 3)
+    background = np.median(soft[by, bx], axis=2)  # (25, 4, 3)
     return SpotSamples(
         inner=inner.reshape(5, 5, 3).astype(np.float64),
         sectors=sectors.reshape(5, 5, cfg.sector_count, 3).astype(np.float64),
@@ -200,6 +203,17 @@ def _opponent(bgr: NDArray[np.float64]) -> NDArray[np.float64]:
 def chroma(x: NDArray[np.float64]) -> NDArray[np.float64]:
     """Remove the mean over the last axis (log colour -> log chromaticity)."""
     return x - x.mean(axis=-1, keepdims=True)
+
+
+def _border_sides() -> tuple[NDArray[np.bool_], ...]:
+    """Four (5, 5, 4) bool masks: the corner patches of the spots (order as
+    ``SpotSamples.background``) on each side (top, bottom, left, right) of the outer ring of the
+    6x6 lattice of patch positions."""
+    signs = np.array([(-1, -1), (1, -1), (1, 1), (-1, 1)])
+    rows = np.arange(5)[:, None, None] + (signs[None, None, :, 1] + 1) // 2
+    cols = np.arange(5)[None, :, None] + (signs[None, None, :, 0] + 1) // 2
+    rows, cols = np.broadcast_arrays(rows, cols)
+    return rows == 0, rows == 5, cols == 0, cols == 5
 
 
 def spot_features(samples: SpotSamples, cfg: BoardConfig) -> dict[str, NDArray[np.float64]]:
@@ -222,8 +236,18 @@ def spot_features(samples: SpotSamples, cfg: BoardConfig) -> dict[str, NDArray[n
     x = inner - lum_local[..., None]
     e = inner - local
     d = bg - glob
+    # the corner patches of the outer spots lie on the board's border, which may be printed
+    # differently from the board between the spots (a frame): they are compared with the border
     w = cfg.luma_weight
-    bg_dev = np.sqrt((chroma(d) ** 2).sum(-1) + (w * d.mean(-1)) ** 2)
+
+    def dev(v: NDArray[np.float64]) -> NDArray[np.float64]:
+        return np.sqrt((chroma(v) ** 2).sum(-1) + (w * v.mean(-1)) ** 2)
+
+    bg_dev = dev(d)
+    for side in _border_sides():
+        # ... so each border patch also counts as the board when it looks like most of its side
+        ref = np.median(bg[side], axis=0)
+        bg_dev = np.where(side, np.minimum(bg_dev, dev(bg - ref)), bg_dev)
     return {"x": x, "e": e, "g": inner - glob, "bg_dev": bg_dev}
 
 
