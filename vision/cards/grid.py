@@ -98,6 +98,36 @@ def line_maps(face: NDArray[np.uint8], px_per_mm: float,
     return hmap, vmap
 
 
+@dataclass(frozen=True)
+class FaceLines:
+    """The outline measurements of one upright face, made once and shared by every lattice tried
+    on it.
+
+    ``hmap`` and ``vmap`` ``(H, W)`` float32 are :func:`line_maps`; ``hsum`` ``(H, W + 1)`` and
+    ``vsum`` ``(H + 1, W)`` float64 are running sums along x of ``hmap`` and along y of ``vmap``,
+    each line first widened to the best of 5 pixels across it; ``lab`` ``(H, W, 3)`` float32 is
+    the face in Lab.
+    """
+
+    hmap: NDArray[np.float32]
+    vmap: NDArray[np.float32]
+    hsum: NDArray[np.float64]
+    vsum: NDArray[np.float64]
+    lab: NDArray[np.float32]
+
+
+def face_lines(face: NDArray[np.uint8], px_per_mm: float, config: GridConfig | None = None) -> FaceLines:
+    """Measure the outlines of an upright BGR face ``(H, W, 3)`` uint8 once (see :class:`FaceLines`)."""
+    cfg = config or default_config()
+    hmap, vmap = line_maps(face, px_per_mm, cfg)
+    hw, vw = _widen(hmap, vmap)
+    h, w = hmap.shape
+    hsum = np.concatenate([np.zeros((h, 1)), np.cumsum(hw, axis=1, dtype=np.float64)], axis=1)
+    vsum = np.concatenate([np.zeros((1, w)), np.cumsum(vw, axis=0, dtype=np.float64)], axis=0)
+    lab = cv2.cvtColor(face, cv2.COLOR_BGR2LAB).astype(np.float32)
+    return FaceLines(hmap, vmap, hsum, vsum, lab)
+
+
 def _peaks(profile: NDArray[np.float64], rel: float) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     p = np.convolve(profile, np.array([1, 2, 3, 2, 1], float) / 9.0, mode="same")
     if p.max() <= 0:
@@ -160,28 +190,29 @@ def _pick(runs: list[tuple[int, float, float, NDArray[np.float64]]], cfg: GridCo
     return out
 
 
-def _side_strengths(hmap: NDArray[np.float32], vmap: NDArray[np.float32], xs: NDArray[np.float64],
-                    ys: NDArray[np.float64], trim: float) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+_Sides = tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.bool_], NDArray[np.bool_]]
+
+
+def _side_strengths(hsum: NDArray[np.float64], vsum: NDArray[np.float64], xs: NDArray[np.float64],
+                    ys: NDArray[np.float64], trim: float) -> _Sides:
     """Outline strength of every side of a lattice: the mean over the side (trimmed by ``trim`` of
-    its length at each end) of the strongest response within 2 pixels across it. Returns
-    ``(rows + 1, cols)`` horizontal and ``(rows, cols + 1)`` vertical sides; a side off the face
-    is 0."""
-    h, w = hmap.shape
-    hw = cv2.dilate(hmap, np.ones((5, 1), np.uint8))
-    vw = cv2.dilate(vmap, np.ones((1, 5), np.uint8))
-    hc = np.concatenate([np.zeros((h, 1)), np.cumsum(hw, axis=1, dtype=np.float64)], axis=1)
-    vc = np.concatenate([np.zeros((1, w)), np.cumsum(vw, axis=0, dtype=np.float64)], axis=0)
+    its length at each end, cut to the face) of the widened line map (see :class:`FaceLines`).
+
+    Returns ``(rows + 1, cols)`` horizontal and ``(rows, cols + 1)`` vertical strengths (0 for a
+    side off the face) and, of the same shapes, whether each side lies on the face.
+    """
+    h, w = hsum.shape[0], vsum.shape[1]
     out = []
-    for lines, spans, sums, size, across in ((ys, xs, hc, w, h), (xs, ys, vc.T, h, w)):
+    for lines, spans, sums, size, across in ((ys, xs, hsum, w, h), (xs, ys, vsum.T, h, w)):
         f = np.round(lines).astype(int)
         lo = np.clip(np.round(spans[:-1] + trim * np.diff(spans)).astype(int), 0, size)
         hi = np.clip(np.round(spans[1:] - trim * np.diff(spans)).astype(int), 0, size)
-        ok = (f >= -2) & (f < across + 2)
+        ok = ((f >= 0) & (f < across))[:, None] & (hi > lo)[None, :]
         fr = np.clip(f, 0, across - 1)
         total = sums[fr[:, None], hi[None, :]] - sums[fr[:, None], lo[None, :]]
-        mean = total / np.maximum(hi - lo, 1)[None, :]
-        out.append(np.where(ok[:, None] & (hi > lo)[None, :], mean, 0.0))
-    return out[0], out[1].T
+        out.append((np.where(ok, total / np.maximum(hi - lo, 1)[None, :], 0.0), ok))
+    (horiz, ok_h), (vert, ok_v) = out
+    return horiz, vert.T, ok_h, ok_v.T
 
 
 def _profile_score(prof: NDArray[np.float64], full: NDArray[np.float64]) -> float:
@@ -257,7 +288,7 @@ def locate_grid(face: NDArray[np.uint8], px_per_mm: float, config: GridConfig | 
 
 
 def locate_grids(face: NDArray[np.uint8], px_per_mm: float, config: GridConfig | None = None,
-                 limit: int = 1) -> list[Grid]:
+                 limit: int = 1, lines: FaceLines | None = None) -> list[Grid]:
     """The most likely grids on an upright face, best first (at most ``limit``).
 
     Parameters
@@ -269,6 +300,8 @@ def locate_grids(face: NDArray[np.uint8], px_per_mm: float, config: GridConfig |
 
     limit : int
         How many alternative lattices to return (identification may pick among them).
+    lines : FaceLines, optional
+        :func:`face_lines` of the face when already measured.
 
     Returns
     -------
@@ -277,7 +310,8 @@ def locate_grids(face: NDArray[np.uint8], px_per_mm: float, config: GridConfig |
     """
     cfg = config or default_config()
     h, w = face.shape[:2]
-    hmap, vmap = line_maps(face, px_per_mm, cfg)
+    fl = lines if lines is not None else face_lines(face, px_per_mm, cfg)
+    hmap, vmap = fl.hmap, fl.vmap
     inset = round(cfg.inset_mm * px_per_mm)
     hm = hmap.copy()
     vm = vmap.copy()
@@ -306,15 +340,15 @@ def locate_grids(face: NDArray[np.uint8], px_per_mm: float, config: GridConfig |
     # when no lattice passes, the best-covered one still lets identification try
     whole = [(xs, ys) for _, xs, ys, full in scored[:cfg.max_checked] if full][:limit]
     if whole:
-        return [_cells(face, hmap, vmap, xs, ys, cfg) for xs, ys in whole]
+        return [_cells(fl, xs, ys, cfg) for xs, ys in whole]
     if not scored:
         return []
-    return [dataclasses.replace(_cells(face, hmap, vmap, scored[0][1], scored[0][2], cfg), whole=False)]
+    return [dataclasses.replace(_cells(fl, scored[0][1], scored[0][2], cfg), whole=False)]
 
 
 def extended_grids(face: NDArray[np.uint8], grid: Grid, px_per_mm: float,
                    config: GridConfig | None = None, min_presence: float | None = None,
-                   maps: tuple[NDArray[np.float32], NDArray[np.float32]] | None = None) -> list[Grid]:
+                   lines: FaceLines | None = None) -> list[Grid]:
     """The lattice of ``grid`` grown by one row or column of the same spacing on each side.
 
     A row or column of a single faint cell can lose its outer outline; the lattice then stops one
@@ -335,8 +369,8 @@ def extended_grids(face: NDArray[np.uint8], grid: Grid, px_per_mm: float,
     min_presence : float, optional
         The presence the new row or column must reach somewhere; ``extend_presence`` when
         ``None``. ``0`` leaves the choice to a later judge (see :func:`outline_fit`).
-    maps : (hmap, vmap), optional
-        :func:`line_maps` of the face when already computed.
+    lines : FaceLines, optional
+        :func:`face_lines` of the face when already measured.
 
     Returns
     -------
@@ -347,7 +381,7 @@ def extended_grids(face: NDArray[np.uint8], grid: Grid, px_per_mm: float,
     floor = cfg.extend_presence if min_presence is None else min_presence
     h, w = face.shape[:2]
     margin = cfg.extend_margin_mm * px_per_mm
-    hmap, vmap = maps if maps is not None else line_maps(face, px_per_mm, cfg)
+    fl = lines if lines is not None else face_lines(face, px_per_mm, cfg)
     out: list[Grid] = []
     for axis, lines, size in ((0, grid.xs, w), (1, grid.ys, h)):
         if len(lines) >= cfg.max_lines:
@@ -358,7 +392,7 @@ def extended_grids(face: NDArray[np.uint8], grid: Grid, px_per_mm: float,
                 continue
             grown = np.sort(np.append(lines, new))
             xs, ys = (grown, grid.ys) if axis == 0 else (grid.xs, grown)
-            g = _cells(face, hmap, vmap, xs, ys, cfg)
+            g = _cells(fl, xs, ys, cfg)
             # the catalog grids are cropped to their cells: the new line of positions holds one
             k = int(np.searchsorted(grown, new))
             edge = g.presence[:, min(k, g.shape[1] - 1)] if axis == 0 else g.presence[min(k, g.shape[0] - 1)]
@@ -405,15 +439,14 @@ def trimmed_grids(grid: Grid, config: GridConfig | None = None) -> list[Grid]:
     return out
 
 
-def _cells(face: NDArray[np.uint8], hmap: NDArray[np.float32], vmap: NDArray[np.float32],
-           xs: NDArray[np.float64], ys: NDArray[np.float64], cfg: GridConfig) -> Grid:
+def _cells(lines: FaceLines, xs: NDArray[np.float64], ys: NDArray[np.float64], cfg: GridConfig) -> Grid:
     rows, cols = len(ys) - 1, len(xs) - 1
-    horiz, vert = _side_strengths(hmap, vmap, xs, ys, cfg.side_trim)
+    horiz, vert, _, _ = _side_strengths(lines.hsum, lines.vsum, xs, ys, cfg.side_trim)
     # each cell's top, bottom, left and right side
     sides = np.stack([horiz[:-1], horiz[1:], vert[:, :-1], vert[:, 1:]], axis=2)
     level = float(np.median(sides)) or 1.0  # most sides belong to cells
     side_min = sides.min(axis=2) / level
-    lab = cv2.cvtColor(face, cv2.COLOR_BGR2LAB).astype(np.float32)
+    lab = lines.lab
     rings: list[NDArray[np.float32]] = []
     for r in range(rows):
         for c in range(cols):
@@ -470,7 +503,7 @@ def _edge_sums(hc: NDArray[np.float64], vc: NDArray[np.float64], xs: NDArray[np.
 
 
 def refit_grid(face: NDArray[np.uint8], grid: Grid, cells: NDArray[np.bool_], px_per_mm: float,
-               config: GridConfig | None = None) -> Grid | None:
+               config: GridConfig | None = None, lines: FaceLines | None = None) -> Grid | None:
     """Refit a lattice to the outlines of a known cell layout.
 
     Once a catalog card and turn are proposed, the printed positions of its cells are known:
@@ -488,6 +521,8 @@ def refit_grid(face: NDArray[np.uint8], grid: Grid, cells: NDArray[np.bool_], px
         Where the proposed card has a cell.
     px_per_mm : float
         Face scale.
+    lines : FaceLines, optional
+        :func:`face_lines` of the face when already measured.
 
     Returns
     -------
@@ -497,11 +532,9 @@ def refit_grid(face: NDArray[np.uint8], grid: Grid, cells: NDArray[np.bool_], px
     cfg = config or default_config()
     if cells.shape != grid.shape or not cells.any():
         return None
-    hmap, vmap = line_maps(face, px_per_mm, cfg)
-    hm, vm = _widen(hmap, vmap)
-    h, w = hm.shape
-    hc = np.concatenate([np.zeros((h, 1)), np.cumsum(hm, axis=1, dtype=np.float64)], axis=1)
-    vc = np.concatenate([np.zeros((1, w)), np.cumsum(vm, axis=0, dtype=np.float64)], axis=0)
+    fl = lines if lines is not None else face_lines(face, px_per_mm, cfg)
+    hc, vc = fl.hsum, fl.vsum
+    h, w = fl.hmap.shape
     xs, ys = grid.xs.astype(np.float64), grid.ys.astype(np.float64)
     best = float(_edge_sums(hc, vc, xs[None], ys[None], cells)[0])
     # coarse search, then a finer one spanning two coarse steps around the best
@@ -529,58 +562,11 @@ def refit_grid(face: NDArray[np.uint8], grid: Grid, cells: NDArray[np.bool_], px
                     ys = cand[k]
                 else:
                     xs = cand[k]
-    return dataclasses.replace(_cells(face, hmap, vmap, xs, ys, cfg), whole=grid.whole)
+    return dataclasses.replace(_cells(fl, xs, ys, cfg), whole=grid.whole)
 
 
-def outline_maps(face: NDArray[np.uint8], px_per_mm: float,
-                 config: GridConfig | None = None) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-    """Running sums of the widened outline maps, for :func:`outline_fit`.
-
-    Returns
-    -------
-    hc : (H, W + 1) float64 array
-        Running sums along x of the horizontal outline map, each line widened over 5 pixels.
-    vc : (H + 1, W) float64 array
-        Running sums along y of the vertical outline map.
-    """
-    cfg = config or default_config()
-    hm, vm = _widen(*line_maps(face, px_per_mm, cfg))
-    h, w = hm.shape
-    hc = np.concatenate([np.zeros((h, 1)), np.cumsum(hm, axis=1, dtype=np.float64)], axis=1)
-    vc = np.concatenate([np.zeros((1, w)), np.cumsum(vm, axis=0, dtype=np.float64)], axis=0)
-    return hc, vc
-
-
-def _segment_means(hc: NDArray[np.float64], vc: NDArray[np.float64], xs: NDArray[np.float64],
-                   ys: NDArray[np.float64], trim: float,
-                   ) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.bool_], NDArray[np.bool_]]:
-    """Mean outline strength of every side of a lattice: ``(len(ys), len(xs) - 1)`` horizontal and
-    ``(len(ys) - 1, len(xs))`` vertical segments, each trimmed by ``trim`` of its length at both
-    ends, and whether each segment lies on the face."""
-    h, w = hc.shape[0], vc.shape[1]
-    ax0 = xs[:-1] + trim * np.diff(xs)
-    ax1 = xs[1:] - trim * np.diff(xs)
-    ay0 = ys[:-1] + trim * np.diff(ys)
-    ay1 = ys[1:] - trim * np.diff(ys)
-    iy = np.round(ys).astype(int)
-    ix = np.round(xs).astype(int)
-    on_y = (iy >= 0) & (iy < h)
-    on_x = (ix >= 0) & (ix < w)
-    x0 = np.clip(np.round(ax0).astype(int), 0, w - 1)
-    x1 = np.clip(np.round(ax1).astype(int), 0, w - 1)
-    y0 = np.clip(np.round(ay0).astype(int), 0, h - 1)
-    y1 = np.clip(np.round(ay1).astype(int), 0, h - 1)
-    ry = np.clip(iy, 0, h - 1)
-    rx = np.clip(ix, 0, w - 1)
-    horiz = (hc[ry[:, None], x1[None, :]] - hc[ry[:, None], x0[None, :]]) / np.maximum(x1 - x0, 1)[None, :]
-    vert = (vc[y1[:, None], rx[None, :]] - vc[y0[:, None], rx[None, :]]) / np.maximum(y1 - y0, 1)[:, None]
-    ok_h = on_y[:, None] & (ax0 >= 0)[None, :] & (ax1 <= w - 1)[None, :]
-    ok_v = (ay0 >= 0)[:, None] & (ay1 <= h - 1)[:, None] & on_x[None, :]
-    return horiz, vert, ok_h, ok_v
-
-
-def outline_fit(maps: tuple[NDArray[np.float64], NDArray[np.float64]], grid: Grid,
-                cells: NDArray[np.bool_], config: GridConfig | None = None) -> float:
+def outline_fit(lines: FaceLines, grid: Grid, cells: NDArray[np.bool_],
+                config: GridConfig | None = None) -> float:
     """How well a known cell layout on a lattice explains the outlines around it, in [-1, 1].
 
     The lattice is grown by one row and one column of the same spacing on every side. Each side
@@ -592,8 +578,8 @@ def outline_fit(maps: tuple[NDArray[np.float64], NDArray[np.float64]], grid: Gri
 
     Parameters
     ----------
-    maps : (hc, vc)
-        From :func:`outline_maps` of the face.
+    lines : FaceLines
+        From :func:`face_lines` of the face.
     grid : Grid
         The lattice; same shape as ``cells``.
     cells : (rows, cols) bool array
@@ -606,17 +592,17 @@ def outline_fit(maps: tuple[NDArray[np.float64], NDArray[np.float64]], grid: Gri
     """
     if cells.shape != grid.shape:
         return -1.0
-    return float(layout_fits(maps, grid, cells[None], config)[0])
+    return float(layout_fits(lines, grid, cells[None], config)[0])
 
 
-def layout_fits(maps: tuple[NDArray[np.float64], NDArray[np.float64]], grid: Grid,
-                layouts: NDArray[np.bool_], config: GridConfig | None = None) -> NDArray[np.float64]:
+def layout_fits(lines: FaceLines, grid: Grid, layouts: NDArray[np.bool_],
+                config: GridConfig | None = None) -> NDArray[np.float64]:
     """:func:`outline_fit` of many layouts on one lattice.
 
     Parameters
     ----------
-    maps : (hc, vc)
-        From :func:`outline_maps` of the face.
+    lines : FaceLines
+        From :func:`face_lines` of the face.
     grid : Grid
     layouts : (n, rows, cols) bool array
         Cell layouts of the lattice's shape.
@@ -630,12 +616,11 @@ def layout_fits(maps: tuple[NDArray[np.float64], NDArray[np.float64]], grid: Gri
     n = layouts.shape[0]
     if n == 0 or layouts.shape[1:] != grid.shape:
         return np.full(n, -1.0)
-    hc, vc = maps
     sx = float(grid.xs[-1] - grid.xs[0]) / (len(grid.xs) - 1)
     sy = float(grid.ys[-1] - grid.ys[0]) / (len(grid.ys) - 1)
     xs = np.concatenate([[grid.xs[0] - sx], grid.xs, [grid.xs[-1] + sx]])
     ys = np.concatenate([[grid.ys[0] - sy], grid.ys, [grid.ys[-1] + sy]])
-    horiz, vert, ok_h, ok_v = _segment_means(hc, vc, xs, ys, cfg.side_trim)
+    horiz, vert, ok_h, ok_v = _side_strengths(lines.hsum, lines.vsum, xs, ys, cfg.side_trim)
     pad = np.pad(layouts.astype(bool), ((0, 0), (1, 1), (1, 1)))           # (n, rows + 2, cols + 2)
     rows_pad = np.pad(pad, ((0, 0), (1, 1), (0, 0)))
     expect_h = (rows_pad[:, :-1] | rows_pad[:, 1:]) & ok_h[None]           # (n, rows + 3, cols + 2)

@@ -108,7 +108,8 @@ def _prepare(image: NDArray[np.uint8], quad: detect_mod.CardQuad, catalog: Catal
         return CardReading(None, None, 0.0, _quad(quad.corners), (), (), False, True)
     face = rectify_mod.rectify(image, quad.corners, cfg.rectify)
     ppm = cfg.rectify.px_per_mm
-    grids = grid_mod.locate_grids(face.image, ppm, cfg.grid, limit=cfg.grid.alternatives)
+    lines = grid_mod.face_lines(face.image, ppm, cfg.grid)
+    grids = grid_mod.locate_grids(face.image, ppm, cfg.grid, limit=cfg.grid.alternatives, lines=lines)
     if not grids:
         return None
     # geometry first: the lattice may be a line off. A row or column of faint or hatched cells
@@ -117,18 +118,16 @@ def _prepare(image: NDArray[np.uint8], quad: detect_mod.CardQuad, catalog: Catal
     # layout on it explains the outlines around it (cells outlined; water and the ring outside the
     # grid not), and gives way to a variant grown or trimmed by one line only when that variant's
     # best layout explains them clearly better (by fit_gain)
-    maps = grid_mod.line_maps(face.image, ppm, cfg.grid)
-    sums = grid_mod.outline_maps(face.image, ppm, cfg.grid)
     table = _layout_table(catalog.cards)
 
     def fit(g: grid_mod.Grid) -> float:
         layouts = table.get(g.shape)
-        return float(grid_mod.layout_fits(sums, g, layouts[0], cfg.grid).max()) if layouts else -1.0
+        return float(grid_mod.layout_fits(lines, g, layouts[0], cfg.grid).max()) if layouts else -1.0
 
     lattices: list[grid_mod.Grid] = []
     for g0 in grids:
         variants = [*grid_mod.trimmed_grids(g0, cfg.grid),
-                    *grid_mod.extended_grids(face.image, g0, ppm, cfg.grid, min_presence=0.0, maps=maps)]
+                    *grid_mod.extended_grids(face.image, g0, ppm, cfg.grid, min_presence=0.0, lines=lines)]
         base = fit(g0)
         scored = sorted(((fit(g), n) for n, g in enumerate(variants)), reverse=True)
         lattices.append(variants[scored[0][1]] if scored and scored[0][0] >= base + cfg.grid.fit_gain else g0)
@@ -149,7 +148,7 @@ def _prepare(image: NDArray[np.uint8], quad: detect_mod.CardQuad, catalog: Catal
         layouts = {m.tobytes(): m for m in (best[3].best.grid(k) != "." for k in range(4))
                    if m.shape == g0.shape}
         for cells in layouts.values():
-            g = grid_mod.refit_grid(face.image, g0, cells, ppm, cfg.grid)
+            g = grid_mod.refit_grid(face.image, g0, cells, ppm, cfg.grid, lines=lines)
             if g is None:
                 continue
             o = identify_mod.observe(face.image, g, ppm, cfg.identify)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.cards.grid import Grid, default_config, layout_fits, outline_fit, outline_maps
+from vision.cards.grid import Grid, default_config, face_lines, layout_fits, outline_fit
 
 PPM = 4.0
 PITCH = 48
@@ -31,7 +31,7 @@ def _grid(rows: int, cols: int, r0: int = 0, c0: int = 0) -> Grid:
 
 def test_true_lattice_and_layout_fit_best(rng: np.random.Generator) -> None:
     cells = np.array([[1, 1, 1, 0], [0, 1, 1, 1], [1, 1, 0, 1]], bool)
-    maps = outline_maps(_face(rng, cells), PPM, default_config())
+    maps = face_lines(_face(rng, cells), PPM, default_config())
     true = outline_fit(maps, _grid(3, 4), cells)
     assert true > 0.8
     # a lattice one column short: no 3x3 layout explains the outlines of the lost column
@@ -51,11 +51,11 @@ def test_true_lattice_and_layout_fit_best(rng: np.random.Generator) -> None:
 
 def test_fit_refuses_another_shape(rng: np.random.Generator) -> None:
     cells = np.ones((3, 3), bool)
-    maps = outline_maps(_face(rng, cells), PPM, default_config())
+    maps = face_lines(_face(rng, cells), PPM, default_config())
     assert outline_fit(maps, _grid(3, 4), cells) == -1.0
     assert layout_fits(maps, _grid(3, 3), np.zeros((0, 3, 3), bool)).shape == (0,)
 
 
 def test_blank_face_has_no_fit(rng: np.random.Generator) -> None:
-    maps = outline_maps(_face(rng, np.zeros((3, 3), bool)), PPM, default_config())
+    maps = face_lines(_face(rng, np.zeros((3, 3), bool)), PPM, default_config())
     assert outline_fit(maps, _grid(3, 3), np.ones((3, 3), bool)) < 0.5
