@@ -96,7 +96,10 @@ def test_enrolment_round_trip_under_a_cast(rng: np.random.Generator) -> None:
     from calibration.sheet import load_section
     from calibration.tokens import TokensConfig, with_sheet_pearl
 
-    direct = board.learn_tokens(profile.prepare(scene.image), enrolled.token_layout)
+    # learnt with the colour correction's channel gains, which the model keeps
+    gains = tuple(float(v) for v in np.diag(profile.colour.combined))
+    direct = board.learn_tokens(profile.prepare(scene.image), enrolled.token_layout, gains=gains)
+    assert model.gains == pytest.approx(gains, abs=1e-4)
     weight = load_section("calibration", "tokens", TokensConfig).pearl_sheet_weight
     assert with_sheet_pearl(direct.to_json(), weight) == enrolled.token_model
     # and reading the enrolment photo with the profile gives the layout back: no wrong letter,

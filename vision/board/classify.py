@@ -283,7 +283,10 @@ def classify(samples: SpotSamples, model: TokenModel, cfg: BoardConfig) -> Class
     -------
     Classification
     """
-    f = spot_features(samples, cfg)
+    # the noise floor and the clipping level of each channel follow the gains of the colour
+    # correction the image was prepared with (an enrolled model knows them)
+    eps = model.channel_eps(cfg.eps)
+    f = spot_features(samples, cfg, eps)
     x, e = f["x"].reshape(25, 3), f["e"].reshape(25, 3)
     bg_dev = f["bg_dev"].reshape(25, 4)
     texture = samples.texture.reshape(25)
@@ -319,7 +322,7 @@ def classify(samples: SpotSamples, model: TokenModel, cfg: BoardConfig) -> Class
     tokens = ~covered & ~empty
     means = np.asarray(model.means, np.float64)
     spreads = np.asarray(model.spreads, np.float64)
-    sat = samples.inner.reshape(25, 3) >= cfg.saturation
+    sat = samples.inner.reshape(25, 3) >= model.clip_levels(cfg.saturation)
     shift = np.zeros(3)
     supply = np.array([cfg.supply.count(k) for k in model.kinds], np.float64)
     if tokens.sum() >= 1:
@@ -337,7 +340,7 @@ def classify(samples: SpotSamples, model: TokenModel, cfg: BoardConfig) -> Class
     sector_dev = sector_deviation(samples, cfg, np.exp(chroma(shift + white))).reshape(25)
     # ... by a hand when a deviating part looks like skin, by anything when the parts differ a lot
     sec = samples.sectors.reshape(25, -1, 3)
-    sec_hand = _hand_distance(chroma(np.log(sec + cfg.eps) - shift - white).reshape(-1, 3), cfg)
+    sec_hand = _hand_distance(chroma(np.log(sec + eps) - shift - white).reshape(-1, 3), cfg)
     skin = ((sec_hand.reshape(sec.shape[:2]) < cfg.hand_distance * cfg.hand_sector_slack)
             & (sec.mean(-1) >= cfg.hand_min_brightness)).any(axis=1)
     part = ((sector_dev > cfg.sector_spread_max) & skin) | (sector_dev > cfg.sector_spread_hard)
@@ -346,7 +349,7 @@ def classify(samples: SpotSamples, model: TokenModel, cfg: BoardConfig) -> Class
         # centre, of another hue than the spot
         rim = samples.rim.reshape(25, -1, 3)
         rim_dev = sector_deviation(samples, cfg, np.exp(chroma(shift + white)), samples.rim).reshape(25)
-        rim_hand = _hand_distance(chroma(np.log(rim + cfg.eps) - shift - white).reshape(-1, 3), cfg)
+        rim_hand = _hand_distance(chroma(np.log(rim + eps) - shift - white).reshape(-1, 3), cfg)
         rim_skin = ((rim_hand.reshape(rim.shape[:2]) < cfg.hand_distance * cfg.hand_sector_slack)
                     & (rim.mean(-1) >= cfg.hand_min_brightness)).any(axis=1)
         part |= (rim_dev > cfg.sector_spread_max) & rim_skin & ~empty

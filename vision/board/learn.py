@@ -31,7 +31,10 @@ class TokenModel:
     local board brightness) and ``spreads[i]`` its spread. ``calibrated`` models were learned
     under the table's own light (after the profile's colour correction), so the reader does not
     search for a colour cast. ``empty`` is the mean log colour of an empty spot relative to the
-    board around it, when enrolled.
+    board around it, when enrolled. ``gains`` are the per-channel (B, G, R) gains of the colour
+    correction applied to the camera's image before the model was learnt (and before every image
+    the reader sees with it): the camera's noise floor and clipping level in each channel are
+    scaled by them. None for an uncorrected image.
     """
 
     kinds: tuple[str, ...]
@@ -40,6 +43,18 @@ class TokenModel:
     calibrated: bool = False
     empty: tuple[float, float, float] | None = None
     empty_spread: float = 0.0
+    gains: tuple[float, float, float] | None = None
+
+    def channel_eps(self, eps: float) -> NDArray[np.float64]:
+        """(3,) float64: the log offset of each channel, ``eps`` of the camera's range."""
+        return eps * (np.ones(3) if self.gains is None else np.asarray(self.gains, np.float64))
+
+    def clip_levels(self, saturation: float) -> NDArray[np.float64]:
+        """(3,) float64: the level (0..1) from which each channel of the reader's image is clipped,
+        by the camera (its full range times the gain) or by the 8-bit image."""
+        if self.gains is None:
+            return np.full(3, saturation)
+        return saturation * np.minimum(1.0, np.asarray(self.gains, np.float64))
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict; :meth:`from_json` reads it back."""
@@ -50,6 +65,7 @@ class TokenModel:
             "calibrated": bool(self.calibrated),
             "empty": None if self.empty is None else [round(float(v), 5) for v in self.empty],
             "empty_spread": round(float(self.empty_spread), 5),
+            "gains": None if self.gains is None else [round(float(v), 5) for v in self.gains],
         }
 
     @classmethod
@@ -80,8 +96,12 @@ class TokenModel:
         calibrated = data.get("calibrated", False)
         if not isinstance(calibrated, bool):
             raise TokenModelError("token_model.calibrated: expected true or false")
+        gains = data.get("gains")
+        gains_vec = None if gains is None else _vectors([gains], 1, "token_model.gains")[0]
+        if gains_vec is not None and min(gains_vec) <= 0:
+            raise TokenModelError("token_model.gains: expected 3 positive numbers")
         return cls(tuple(kinds), means, tuple(float(s) for s in spreads), calibrated, empty_vec,
-                   float(empty_spread))
+                   float(empty_spread), gains_vec)
 
 
 def _finite(v: Any) -> bool:
@@ -137,7 +157,8 @@ def check_layout(layout: Sequence[str], name: str = "layout") -> tuple[str, ...]
 
 
 def model_from_features(layout: Sequence[str], x: NDArray[np.float64], e: NDArray[np.float64],
-                        spread_floor: float, min_spots: int) -> TokenModel:
+                        spread_floor: float, min_spots: int,
+                        gains: tuple[float, float, float] | None = None) -> TokenModel:
     """Average the features of each kind over the spots of a known arrangement.
 
     Parameters
@@ -147,6 +168,7 @@ def model_from_features(layout: Sequence[str], x: NDArray[np.float64], e: NDArra
     e : (5, 5, 3) float64 log colours of the spots relative to the board around them
     spread_floor : smallest spread stored
     min_spots : spots a kind needs to be learned
+    gains : the colour correction's (B, G, R) gains the features were measured after, if any
 
     Raises
     ------
@@ -173,10 +195,11 @@ def model_from_features(layout: Sequence[str], x: NDArray[np.float64], e: NDArra
         empty = (float(m[0]), float(m[1]), float(m[2]))
         empty_spread = max(spread_floor, float(np.sqrt(((v - m) ** 2).sum(-1)).max()) if len(v) > 1 else 0.0)
     return TokenModel(tuple(KINDS), tuple(means), tuple(spreads), calibrated=True,  # type: ignore[arg-type]
-                      empty=empty, empty_spread=empty_spread)
+                      empty=empty, empty_spread=empty_spread, gains=gains)
 
 
-def learn_tokens(image: NDArray[np.uint8], layout: Sequence[str], config: Any | None = None) -> TokenModel:
+def learn_tokens(image: NDArray[np.uint8], layout: Sequence[str], config: Any | None = None,
+                 gains: Sequence[float] | None = None) -> TokenModel:
     """Learn each token kind's appearance under this light from a photo of a known arrangement.
 
     Parameters
@@ -187,6 +210,8 @@ def learn_tokens(image: NDArray[np.uint8], layout: Sequence[str], config: Any | 
     layout : 5 strings of 5 letters from ``WUGRKPY.``, in the grid as seen (row 0 runs from the
         board corner nearest the image's top-left); see :func:`default_layout`.
     config : vision.board.config.BoardConfig, optional
+    gains : (B, G, R) gains of the colour correction ``image`` was prepared with, optional
+        Stored in the model: the reader then knows each channel's noise floor and clipping level.
 
     Returns
     -------
@@ -208,6 +233,13 @@ def learn_tokens(image: NDArray[np.uint8], layout: Sequence[str], config: Any | 
     found = locate(image, cfg)
     if found is None:
         raise TokenModelError("image: no token board found")
+    g = None
+    if gains is not None:
+        gv = np.asarray(gains, np.float64)
+        if gv.shape != (3,) or not np.all(np.isfinite(gv)) or gv.min() <= 0:
+            raise TokenModelError("gains: expected 3 positive numbers")
+        g = (float(gv[0]), float(gv[1]), float(gv[2]))
     samples = sample_spots(found.rect, found.grid, cfg)
-    f = spot_features(samples, cfg)
-    return model_from_features(rows, f["x"], f["e"], lcfg.spread_floor, lcfg.min_spots)
+    eps = TokenModel(tuple(KINDS), (), (), gains=g).channel_eps(cfg.eps)
+    f = spot_features(samples, cfg, eps)
+    return model_from_features(rows, f["x"], f["e"], lcfg.spread_floor, lcfg.min_spots, g)

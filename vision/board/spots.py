@@ -216,8 +216,12 @@ def _border_sides() -> tuple[NDArray[np.bool_], ...]:
     return rows == 0, rows == 5, cols == 0, cols == 5
 
 
-def spot_features(samples: SpotSamples, cfg: BoardConfig) -> dict[str, NDArray[np.float64]]:
+def spot_features(samples: SpotSamples, cfg: BoardConfig,
+                  eps: float | NDArray[np.float64] | None = None) -> dict[str, NDArray[np.float64]]:
     """Light-normalised log colours.
+
+    ``eps`` (a number or (3,) per channel; ``cfg.eps`` by default) is added before the log: the
+    noise floor below which a channel's differences mean nothing.
 
     Returns
     -------
@@ -227,7 +231,7 @@ def spot_features(samples: SpotSamples, cfg: BoardConfig) -> dict[str, NDArray[n
         typical colour; ``bg_dev`` (5, 5, 4): distance of each board patch from
         the board's typical colour.
     """
-    eps = cfg.eps
+    eps = cfg.eps if eps is None else eps
     bg = np.log(samples.background + eps)  # (5,5,4,3)
     glob = np.median(bg.reshape(-1, 3), axis=0)
     local = np.median(bg, axis=2)  # (5,5,3)
