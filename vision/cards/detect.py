@@ -42,6 +42,8 @@ class DetectConfig:
     side_support: float
     support_span: float
     support_samples: int
+    repair_range: tuple[float, float]
+    repair_turn_deg: float
 
 
 @cache
@@ -182,8 +184,105 @@ def _candidates(edges: NDArray[np.uint8], cfg: DetectConfig,
                 and area > cfg.thin_chain * cv2.arcLength(cnt, True)):
             continue
         weak = not cand[1] and _side_support(near, cand[0], cfg) < cfg.side_support
+        if weak:
+            # a side that runs along no edge cuts across the card (a corner lost to glare or a
+            # low-contrast table): look for the true side along the edges, parallel to its opposite
+            fixed = _repair(near, cand[0], cfg)
+            if fixed is not None:
+                cand = (fixed, False, float(cv2.contourArea(fixed.astype(np.float32))))
+                weak = False
         out.append((*cand, weak))
     return out
+
+
+def _sides_support(near: NDArray[np.bool_], quad: NDArray[np.float64], cfg: DetectConfig,
+                   ) -> NDArray[np.float64]:
+    """The share of each side ``(4,)`` (``quad[i]`` to ``quad[i + 1]``) that runs along an edge."""
+    h, w = near.shape
+    t = np.linspace(cfg.support_span, 1.0 - cfg.support_span, cfg.support_samples)[None, :, None]
+    p = quad[:, None, :] + t * (np.roll(quad, -1, axis=0) - quad)[:, None, :]  # (4, samples, 2)
+    xi = np.clip(np.round(p[..., 0]).astype(int), 0, w - 1)
+    yi = np.clip(np.round(p[..., 1]).astype(int), 0, h - 1)
+    return near[yi, xi].mean(axis=1)
+
+
+def _intersect(p1: NDArray[np.float64], v1: NDArray[np.float64], p2: NDArray[np.float64],
+               v2: NDArray[np.float64]) -> NDArray[np.float64] | None:
+    m = np.array([v1, -v2]).T
+    if abs(np.linalg.det(m)) < 1e-6:
+        return None
+    s = np.linalg.solve(m, p2 - p1)
+    return p1 + s[0] * v1
+
+
+def _repair(near: NDArray[np.bool_], quad: NDArray[np.float64], cfg: DetectConfig,
+            ) -> NDArray[np.float64] | None:
+    """A quad whose one side, or two adjacent sides, run along no edge, with each such side moved
+    onto the best-supported straight edge roughly parallel to its opposite side.
+
+    The new side is searched from ``repair_range[0]`` to ``repair_range[1]`` times the farthest
+    distance of the old side's ends from the opposite side, turned by up to ``repair_turn_deg``
+    from it; the repaired quad must be card-shaped, larger than the old one and supported on
+    every side. ``None`` when no such quad is found.
+    """
+    support = _sides_support(near, quad, cfg)
+    bad = [i for i in range(4) if support[i] < cfg.side_support]
+    if not bad or len(bad) > 2 or (len(bad) == 2 and (bad[1] - bad[0]) % 2 == 0):
+        return None
+    h, w = near.shape
+    lines = [(quad[i], quad[(i + 1) % 4] - quad[i]) for i in range(4)]
+    t = np.linspace(cfg.support_span, 1.0 - cfg.support_span, cfg.support_samples)
+    n_turns = 2 * round(cfg.repair_turn_deg) + 1
+    turns = np.radians(np.linspace(-cfg.repair_turn_deg, cfg.repair_turn_deg, n_turns))
+    for i in bad:
+        a, b = quad[(i + 2) % 4], quad[(i + 3) % 4]  # the opposite side, running the other way
+        d = (b - a) / max(1e-9, float(np.hypot(*(b - a))))
+        n = np.array([-d[1], d[0]])
+        ends = [float((quad[i] - a) @ n), float((quad[(i + 1) % 4] - a) @ n)]
+        far = max(ends, key=abs)
+        if abs(far) < 4:
+            return None
+        lo_off, hi_off = cfg.repair_range[0] * abs(far), cfg.repair_range[1] * abs(far)
+        offsets = np.arange(lo_off, hi_off, 1.0) * np.sign(far)
+        best: tuple[float, float, NDArray[np.float64], NDArray[np.float64]] | None = None
+        for turn in turns:
+            c, s_ = np.cos(turn), np.sin(turn)
+            dt = np.array([c * d[0] - s_ * d[1], s_ * d[0] + c * d[1]])
+            nt = np.array([-dt[1], dt[0]])
+            # along the new line over the opposite side's extent: (offsets, samples, 2)
+            length = float(np.hypot(*(b - a)))
+            base = a + 0.5 * (b - a) - 0.5 * length * dt
+            pts = (base[None, None, :] + offsets[:, None, None] * nt[None, None, :]
+                   + (t * length)[None, :, None] * dt[None, None, :])
+            xi = np.round(pts[..., 0]).astype(int)
+            yi = np.round(pts[..., 1]).astype(int)
+            inside = (xi >= 0) & (xi < w) & (yi >= 0) & (yi < h)
+            hit = near[np.clip(yi, 0, h - 1), np.clip(xi, 0, w - 1)] & inside
+            score = hit.mean(axis=1)
+            k = int(np.argmax(score))
+            if best is None or score[k] > best[0] + 1e-9:
+                best = (float(score[k]), float(offsets[k]), base + offsets[k] * nt, dt)
+        if best is None or best[0] < cfg.side_support:
+            return None
+        lines[i] = (best[2], best[3])
+    out = []
+    for i in range(4):
+        p = _intersect(lines[i - 1][0], lines[i - 1][1], lines[i][0], lines[i][1])
+        if p is None:
+            return None
+        out.append(p)
+    fixed = np.array(out)
+    area = float(cv2.contourArea(fixed.astype(np.float32)))
+    if area <= float(cv2.contourArea(quad.astype(np.float32))) or not cv2.isContourConvex(
+            fixed.astype(np.float32)):
+        return None
+    (_, _), (rw, rh), _ = cv2.minAreaRect(fixed.astype(np.float32))
+    lo, hi = cfg.aspect_range
+    if rw <= 0 or rh <= 0 or not lo <= min(rw, rh) / max(rw, rh) <= hi:
+        return None
+    if float(_sides_support(near, fixed, cfg).min()) < cfg.side_support:
+        return None
+    return _clockwise(fixed)
 
 
 def _side_support(near: NDArray[np.bool_], quad: NDArray[np.float64], cfg: DetectConfig) -> float:
@@ -192,15 +291,7 @@ def _side_support(near: NDArray[np.bool_], quad: NDArray[np.float64], cfg: Detec
     A card's outline is an edge all along each side; a quadrilateral that only borrows corners
     of the outline and cuts across the face (along a pen stroke, say) has a side without one.
     """
-    h, w = near.shape
-    t = np.linspace(cfg.support_span, 1.0 - cfg.support_span, cfg.support_samples)[:, None]
-    worst = 1.0
-    for i in range(4):
-        p = quad[i] + t * (quad[(i + 1) % 4] - quad[i])
-        xi = np.clip(np.round(p[:, 0]).astype(int), 0, w - 1)
-        yi = np.clip(np.round(p[:, 1]).astype(int), 0, h - 1)
-        worst = min(worst, float(near[yi, xi].mean()))
-    return worst
+    return float(_sides_support(near, quad, cfg).min())
 
 
 def _thickness(quad: NDArray[np.float64]) -> float:
