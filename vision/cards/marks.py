@@ -52,6 +52,7 @@ class MarksConfig:
     spill_arc: float
     typical_quantile: float
     symbol_ring_allowance: float
+    own_share: float
 
 
 @cache
@@ -118,7 +119,9 @@ def cell_ink(face: NDArray[np.uint8], grid: Grid, printed: NDArray[np.str_],
     rows, cols = grid.shape
     out = [np.zeros((rows, cols)) for _ in range(8)]
     masks = np.zeros((rows, cols, cfg.mask_px, cfg.mask_px), bool)
-    cells: dict[tuple[int, int], tuple[NDArray[np.bool_], NDArray[np.bool_], NDArray[np.float32]]] = {}
+    foreign = _foreign_ink(lab, paper, grid, printed, ink_dist, ink_dark, cfg)
+    cells: dict[tuple[int, int], tuple[NDArray[np.bool_], NDArray[np.bool_], NDArray[np.bool_],
+                                       NDArray[np.float32]]] = {}
     shades: dict[str, list[NDArray[np.float32]]] = {}
     for r in range(rows):
         for c in range(cols):
@@ -138,17 +141,19 @@ def cell_ink(face: NDArray[np.uint8], grid: Grid, printed: NDArray[np.str_],
             local[0] = min(paper[0], max(float(np.percentile(cell[:, :, 0], 90)), cfg.min_shade * paper[0]))
             patch = ((np.linalg.norm(cell - local, axis=2) > ink_dist)
                      | (cell[:, :, 0] < local[0] - ink_dark))
+            # a neighbour's stroke overshooting into a plain cell: not this cell's ring ink
+            alien = foreign[r * cols + c][sl] if sym == "#" else np.zeros(patch.shape, bool)
             own = np.zeros(patch.shape, bool)
             for lo, hi in cfg.symbol_hues.get(sym, ()):
                 own |= (hue[sl] >= lo) & (hue[sl] < hi)
             own &= coloured[sl] & patch
-            cells[(r, c)] = (patch, own, cell[:, :, 0])
+            cells[(r, c)] = (patch, own, alien, cell[:, :, 0])
             if own.any():
                 shades.setdefault(sym, []).append(cell[:, :, 0][own])
     # the print's own lightness on this card: pen over a symbol keeps much of its hue but is
     # clearly darker than the print, so such pixels are residual ink too
     print_l = {sym: float(np.median(np.concatenate(v))) for sym, v in shades.items()}
-    for (r, c), (patch, own, light) in cells.items():
+    for (r, c), (patch, own, alien, light) in cells.items():
         sym = str(printed[r, c])
         if sym in print_l:
             own = own & (light >= print_l[sym] - ink_dark)
@@ -160,18 +165,89 @@ def cell_ink(face: NDArray[np.uint8], grid: Grid, printed: NDArray[np.str_],
         # corners catch strokes overshooting from the neighbours: the ring leaves them out
         ring = ~inner & ~((np.abs(u) > 0.5 - cfg.corner_frac) & (np.abs(v) > 0.5 - cfg.corner_frac))
         sector = (np.floor((np.arctan2(v, u) + np.pi) / (2 * np.pi) * 8).astype(int) % 8)[ring]
-        out[0][r, c] = float(patch[ring].mean())
+        # the centre is this cell's own; the ring leaves out the neighbours' overshooting strokes
+        mine, res_mine = patch & ~alien, res & ~alien
+        out[0][r, c] = float(mine[ring].mean())
         out[1][r, c] = float(patch[inner].mean())
-        out[2][r, c] = float(res[ring].mean())
+        out[2][r, c] = float(res_mine[ring].mean())
         out[3][r, c] = float(res[inner].mean())
-        out[4][r, c] = _sector_share(patch[ring], sector, cfg.sector_on)
-        out[5][r, c] = _sector_share(res[ring], sector, cfg.sector_on)
+        out[4][r, c] = _sector_share(mine[ring], sector, cfg.sector_on)
+        out[5][r, c] = _sector_share(res_mine[ring], sector, cfg.sector_on)
         out[6][r, c] = _linked_corners(patch, inner, np.abs(u) > 0.5 - cfg.corner_frac,
                                        np.abs(v) > 0.5 - cfg.corner_frac, u, v)
-        out[7][r, c] = _spread(patch[ring], sector, cfg.sector_on)
+        out[7][r, c] = _spread(mine[ring], sector, cfg.sector_on)
         masks[r, c] = cv2.resize(patch.astype(np.float32), (cfg.mask_px, cfg.mask_px),
                                  interpolation=cv2.INTER_AREA) >= 0.25
     return CellInk(*out, masks)
+
+
+def _cell_ink_mask(lab: NDArray[np.float32], paper: NDArray[np.float32], box: tuple[slice, slice],
+                   ink_dist: float, ink_dark: float, cfg: MarksConfig) -> NDArray[np.bool_]:
+    """Ink pixels of one region against the cells' fill, following shade over it (within limits)."""
+    cell = lab[box]
+    local = paper.copy()
+    local[0] = min(paper[0], max(float(np.percentile(cell[:, :, 0], 90)), cfg.min_shade * paper[0]))
+    return (np.linalg.norm(cell - local, axis=2) > ink_dist) | (cell[:, :, 0] < local[0] - ink_dark)
+
+
+def _foreign_ink(lab: NDArray[np.float32], paper: NDArray[np.float32], grid: Grid,
+                 printed: NDArray[np.str_], ink_dist: float, ink_dark: float,
+                 cfg: MarksConfig) -> dict[int, NDArray[np.bool_]]:
+    """Ink that belongs to another cell's pen stroke, per cell (flat index -> face-sized mask;
+    only plain cells use it: a symbol's print may touch a neighbour's stroke and join it).
+
+    A stroke overshooting its cell crosses the outline into a neighbour. The cells' ink is
+    joined across the outlines (bridged over the ``inner_frac`` band where the outline lies) into
+    strokes; a stroke belongs to the cell holding its centre of mass, and holds at least
+    ``own_share`` of its ink there. In another cell its ink is foreign unless that cell holds at
+    least ``own_share`` of it too.
+    """
+    h, w = lab.shape[:2]
+    rows, cols = grid.shape
+    ink = np.zeros((h, w), np.uint8)
+    index = np.full((h, w), -1, np.int32)
+    band = 1
+    for (r, c), sym in np.ndenumerate(printed):
+        if sym == ".":
+            continue
+        x0, y0, x1, y1 = grid.cell_box(r, c)
+        b = max(1, round(cfg.inner_frac * min(x1 - x0, y1 - y0)))
+        band = max(band, b)
+        box = (slice(max(0, round(y0)), min(h, round(y1))), slice(max(0, round(x0)), min(w, round(x1))))
+        if lab[box].size == 0:
+            continue
+        m = _cell_ink_mask(lab, paper, box, ink_dist, ink_dark, cfg)
+        m[:b, :] = m[-b:, :] = False  # the outline is no stroke
+        m[:, :b] = m[:, -b:] = False
+        ink[box] = m
+        index[box] = r * cols + c
+    out: dict[int, NDArray[np.bool_]] = {}
+    if not ink.any():
+        return {k: np.zeros((h, w), bool) for k in range(rows * cols)}
+    # strokes cut by the outline band are joined again across it
+    bridged = cv2.dilate(ink, np.ones((2 * band + 3, 2 * band + 3), np.uint8))
+    n, labels = cv2.connectedComponents(bridged, connectivity=8)
+    labels = np.where(ink > 0, labels, 0)
+    on = (labels > 0) & (index >= 0)
+    lab_ids, cell_ids = labels[on], index[on]
+    counts = np.zeros((n, rows * cols))
+    np.add.at(counts, (lab_ids, cell_ids), 1.0)
+    total = counts.sum(axis=1)
+    ys, xs = np.nonzero(on)
+    cy = np.bincount(lab_ids, weights=ys, minlength=n) / np.maximum(total, 1.0)
+    cx = np.bincount(lab_ids, weights=xs, minlength=n) / np.maximum(total, 1.0)
+    rr = np.clip(np.searchsorted(grid.ys, cy) - 1, 0, rows - 1)
+    cc = np.clip(np.searchsorted(grid.xs, cx) - 1, 0, cols - 1)
+    home = rr * cols + cc
+    share = counts / np.maximum(total, 1.0)[:, None]
+    # a stroke lies mostly in its own cell; ink joined over many cells (strokes touching the
+    # lattice or each other) is nobody's stroke and stays where it is
+    stroke = share[np.arange(n), home] >= 0.5
+    for k in range(rows * cols):
+        alien = stroke & (home != k) & (share[:, k] < cfg.own_share)
+        alien[0] = False
+        out[k] = alien[labels]
+    return out
 
 
 def _ink_thresholds(lab: NDArray[np.float32], paper: NDArray[np.float32], grid: Grid,
