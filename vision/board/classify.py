@@ -377,7 +377,8 @@ def classify(samples: SpotSamples, model: TokenModel, cfg: BoardConfig) -> Class
         # the board holds at most the game's tokens of each kind: the readable spots are assigned
         # jointly, so a fifth "white" goes to the kind it resembles next (a pearl, typically)
         best[fit] = assign_with_supply(d[fit], supply)
-        best = split_light_tokens(x[tokens], best, fit, model, shift, prior)
+        # a clipped channel hides part of a light token's tint: only unclipped spots are split
+        best = split_light_tokens(x[tokens], best, fit & ~sat[tokens].any(axis=1), model, shift, prior)
         d1 = d[np.arange(len(d)), best]
         d2 = np.where(np.arange(d.shape[1])[None, :] == best[:, None], np.inf, d).min(axis=1)
         limit = cfg.reject_distance + cfg.spread_weight * spreads[best]
