@@ -53,6 +53,7 @@ class MarksConfig:
     typical_quantile: float
     symbol_ring_allowance: float
     own_share: float
+    ring_res_hi: float
 
 
 @cache
@@ -341,15 +342,15 @@ def _decide(centre: float, sectors: float, lo: tuple[float, float],
 class PrintTemplates(dict[str, NDArray[np.bool_]]):
     """Symbol -> ``(S, S)`` bool print mask, learnt from one photo's cells of each symbol.
 
-    ``typical`` maps each learnt symbol to the share of its cells' centre that its print itself
-    leaves as residual ink (beyond the symbol's hue) in the photo: blur, glare and a colour cast
-    turn a symbol's edges off its hue alike in every cell printed with it.
+    ``typical`` maps each learnt symbol to the shares of its cells' centre and ring that its
+    print itself leaves as residual ink (beyond the symbol's hue) in the photo: blur, glare and a
+    colour cast turn a symbol's edges off its hue alike in every cell printed with it.
     """
 
     def __init__(self, masks: Mapping[str, NDArray[np.bool_]],
-                 typical: Mapping[str, float] | None = None) -> None:
+                 typical: Mapping[str, tuple[float, float]] | None = None) -> None:
         super().__init__(masks)
-        self.typical: dict[str, float] = dict(typical or {})
+        self.typical: dict[str, tuple[float, float]] = dict(typical or {})
 
 
 def print_templates(cards: Sequence[tuple[CellInk, NDArray[np.str_]]],
@@ -358,9 +359,9 @@ def print_templates(cards: Sequence[tuple[CellInk, NDArray[np.str_]]],
 
     A symbol is printed alike in each of its cells, while pen strokes differ from cell to cell:
     a pixel is print when it is ink in at least ``print_share`` of the class's cells. The print's
-    own residual centre ink is the ``typical_quantile`` percentile over the class's cells (most
-    cells of a class carry no pen; the lower part of the spread is the print). Classes with fewer
-    than ``min_pool`` cells get no template.
+    own residual ink (centre and ring shares) is the ``typical_quantile`` percentile over the
+    class's cells (most cells of a class carry no pen; the lower part of the spread is the print).
+    Classes with fewer than ``min_pool`` cells get no template.
 
     Parameters
     ----------
@@ -374,21 +375,23 @@ def print_templates(cards: Sequence[tuple[CellInk, NDArray[np.str_]]],
         with each symbol's typical residual ink.
     """
     cfg = config or default_config()
-    pools: dict[str, list[tuple[NDArray[np.bool_], float]]] = {}
+    pools: dict[str, list[tuple[NDArray[np.bool_], float, float]]] = {}
     for ink, printed in cards:
         for (r, c), sym in np.ndenumerate(printed):
             if sym not in (".", "#"):
-                pools.setdefault(str(sym), []).append((ink.masks[r, c], float(ink.centre_res[r, c])))
+                pools.setdefault(str(sym), []).append(
+                    (ink.masks[r, c], float(ink.centre_res[r, c]), float(ink.ring_res[r, c])))
     out: dict[str, NDArray[np.bool_]] = {}
-    typical: dict[str, float] = {}
+    typical: dict[str, tuple[float, float]] = {}
     k = 2 * cfg.print_grow_px + 1
     kernel = np.ones((k, k), np.uint8)
     for sym, pool in pools.items():
         if len(pool) < cfg.min_pool:
             continue
-        share = np.mean(np.stack([m for m, _ in pool]), axis=0)
+        share = np.mean(np.stack([m for m, _, _ in pool]), axis=0)
         out[sym] = cv2.dilate((share >= cfg.print_share).astype(np.uint8), kernel).astype(bool)
-        typical[sym] = float(np.percentile([c for _, c in pool], cfg.typical_quantile))
+        typical[sym] = (float(np.percentile([c for _, c, _ in pool], cfg.typical_quantile)),
+                        float(np.percentile([g for _, _, g in pool], cfg.typical_quantile)))
     return PrintTemplates(out, typical)
 
 
@@ -455,7 +458,9 @@ def read_marks(face: NDArray[np.uint8], grid: Grid, printed: NDArray[np.str_],
                 if typ is not None:
                     # ink beyond the symbol's hue, above what its print leaves in this photo; the
                     # ring around the symbol is judged against the learnt print (pooled residual)
-                    c, sec = float(ink.centre_res[rc]) - min(typ, cfg.residual_cap_centre), 0.0
+                    # print in every cell: the continuous ring share, not the sectors it lights
+                    c = float(ink.centre_res[rc]) - min(typ[0], cfg.residual_cap_centre)
+                    sec = max(0.0, float(ink.ring_res[rc]) - typ[1]) * hi[1] / cfg.ring_res_hi
                 else:
                     # ink beyond the symbol's own hue, above what the cleanest cell of the class on
                     # this card shows (a lone symbol may reach into part of the ring on its own)
