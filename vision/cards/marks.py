@@ -54,6 +54,7 @@ class MarksConfig:
     symbol_ring_allowance: float
     own_share: float
     ring_res_hi: float
+    loop_corners: float
 
 
 @cache
@@ -73,6 +74,8 @@ class CellInk:
     stroke across a printed symbol runs on into the corners; a symbol stays clear of them).
     ``spread``: the shortest arc of the ring holding all its inked sectors, as a share of the
     circle (ink spilt over from a neighbour sits on one side; a mark crosses or circles the cell).
+    ``corner_ink``: share of the four corners of the cell's inside that hold ink of the cell's own
+    (a ring drawn on the outline passes through all four).
     ``masks``: ``(rows, cols, S, S)`` bool, each cell's ink resampled to ``S = mask_px`` square
     (empty for water), to compare cells printed with the same symbol pixel by pixel.
     """
@@ -86,6 +89,7 @@ class CellInk:
     corners: NDArray[np.float64]
     spread: NDArray[np.float64]
     masks: NDArray[np.bool_]
+    corner_ink: NDArray[np.float64] | None = None
 
 
 @dataclass(frozen=True)
@@ -118,7 +122,7 @@ def cell_ink(face: NDArray[np.uint8], grid: Grid, printed: NDArray[np.str_],
     hue = np.degrees(np.arctan2(lab[:, :, 2], lab[:, :, 1])) % 360.0
     coloured = chroma > cfg.symbol_chroma
     rows, cols = grid.shape
-    out = [np.zeros((rows, cols)) for _ in range(8)]
+    out = [np.zeros((rows, cols)) for _ in range(9)]
     masks = np.zeros((rows, cols, cfg.mask_px, cfg.mask_px), bool)
     foreign = _foreign_ink(lab, paper, grid, printed, ink_dist, ink_dark, cfg)
     cells: dict[tuple[int, int], tuple[NDArray[np.bool_], NDArray[np.bool_], NDArray[np.bool_],
@@ -177,9 +181,12 @@ def cell_ink(face: NDArray[np.uint8], grid: Grid, printed: NDArray[np.str_],
         out[6][r, c] = _linked_corners(patch, inner, np.abs(u) > 0.5 - cfg.corner_frac,
                                        np.abs(v) > 0.5 - cfg.corner_frac, u, v)
         out[7][r, c] = _spread(mine[ring], sector, cfg.sector_on)
+        cx, cy = np.abs(u) > 0.5 - cfg.corner_frac, np.abs(v) > 0.5 - cfg.corner_frac
+        out[8][r, c] = float(np.mean([mine[cx & cy & (np.sign(u) == su) & (np.sign(v) == sv)].mean()
+                                      > cfg.sector_on for su, sv in ((-1, -1), (1, -1), (1, 1), (-1, 1))]))
         masks[r, c] = cv2.resize(patch.astype(np.float32), (cfg.mask_px, cfg.mask_px),
                                  interpolation=cv2.INTER_AREA) >= 0.25
-    return CellInk(*out, masks)
+    return CellInk(*out[:8], masks, out[8])
 
 
 def _cell_ink_mask(lab: NDArray[np.float32], paper: NDArray[np.float32], box: tuple[slice, slice],
@@ -343,14 +350,15 @@ class PrintTemplates(dict[str, NDArray[np.bool_]]):
     """Symbol -> ``(S, S)`` bool print mask, learnt from one photo's cells of each symbol.
 
     ``typical`` maps each learnt symbol to the shares of its cells' centre and ring that its
-    print itself leaves as residual ink (beyond the symbol's hue) in the photo: blur, glare and a
-    colour cast turn a symbol's edges off its hue alike in every cell printed with it.
+    print itself leaves as residual ink (beyond the symbol's hue) in the photo, and the share of
+    the cells' four corners it inks: blur, glare and a colour cast turn a symbol's edges off its
+    hue alike in every cell printed with it.
     """
 
     def __init__(self, masks: Mapping[str, NDArray[np.bool_]],
-                 typical: Mapping[str, tuple[float, float]] | None = None) -> None:
+                 typical: Mapping[str, tuple[float, float, float]] | None = None) -> None:
         super().__init__(masks)
-        self.typical: dict[str, tuple[float, float]] = dict(typical or {})
+        self.typical: dict[str, tuple[float, float, float]] = dict(typical or {})
 
 
 def print_templates(cards: Sequence[tuple[CellInk, NDArray[np.str_]]],
@@ -359,7 +367,7 @@ def print_templates(cards: Sequence[tuple[CellInk, NDArray[np.str_]]],
 
     A symbol is printed alike in each of its cells, while pen strokes differ from cell to cell:
     a pixel is print when it is ink in at least ``print_share`` of the class's cells. The print's
-    own residual ink (centre and ring shares) is the ``typical_quantile`` percentile over the
+    own residual ink (centre and ring shares, inked corners) is the ``typical_quantile`` percentile over the
     class's cells (most cells of a class carry no pen; the lower part of the spread is the print).
     Classes with fewer than ``min_pool`` cells get no template.
 
@@ -375,23 +383,24 @@ def print_templates(cards: Sequence[tuple[CellInk, NDArray[np.str_]]],
         with each symbol's typical residual ink.
     """
     cfg = config or default_config()
-    pools: dict[str, list[tuple[NDArray[np.bool_], float, float]]] = {}
+    pools: dict[str, list[tuple[NDArray[np.bool_], float, float, float]]] = {}
     for ink, printed in cards:
         for (r, c), sym in np.ndenumerate(printed):
             if sym not in (".", "#"):
+                corner = float(ink.corner_ink[r, c]) if ink.corner_ink is not None else 1.0
                 pools.setdefault(str(sym), []).append(
-                    (ink.masks[r, c], float(ink.centre_res[r, c]), float(ink.ring_res[r, c])))
+                    (ink.masks[r, c], float(ink.centre_res[r, c]), float(ink.ring_res[r, c]), corner))
     out: dict[str, NDArray[np.bool_]] = {}
-    typical: dict[str, tuple[float, float]] = {}
+    typical: dict[str, tuple[float, float, float]] = {}
     k = 2 * cfg.print_grow_px + 1
     kernel = np.ones((k, k), np.uint8)
     for sym, pool in pools.items():
         if len(pool) < cfg.min_pool:
             continue
-        share = np.mean(np.stack([m for m, _, _ in pool]), axis=0)
+        share = np.mean(np.stack([p[0] for p in pool]), axis=0)
         out[sym] = cv2.dilate((share >= cfg.print_share).astype(np.uint8), kernel).astype(bool)
-        typical[sym] = (float(np.percentile([c for _, c, _ in pool], cfg.typical_quantile)),
-                        float(np.percentile([g for _, _, g in pool], cfg.typical_quantile)))
+        c, g, k = (float(np.percentile([p[i] for p in pool], cfg.typical_quantile)) for i in (1, 2, 3))
+        typical[sym] = (c, g, k)
     return PrintTemplates(out, typical)
 
 
@@ -456,9 +465,9 @@ def read_marks(face: NDArray[np.uint8], grid: Grid, printed: NDArray[np.str_],
                 lo, hi = cfg.symbol_lo, cfg.symbol_hi
                 typ = typical.get(sym)
                 if typ is not None:
-                    # ink beyond the symbol's hue, above what its print leaves in this photo; the
-                    # ring around the symbol is judged against the learnt print (pooled residual)
-                    # print in every cell: the continuous ring share, not the sectors it lights
+                    # ink beyond the symbol's hue, above what its print leaves in this photo; in
+                    # the ring, the continuous share (off-hue edges of a blurred print light up
+                    # ring sectors alike in every cell)
                     c = float(ink.centre_res[rc]) - min(typ[0], cfg.residual_cap_centre)
                     sec = max(0.0, float(ink.ring_res[rc]) - typ[1]) * hi[1] / cfg.ring_res_hi
                 else:
@@ -478,6 +487,14 @@ def read_marks(face: NDArray[np.uint8], grid: Grid, printed: NDArray[np.str_],
                     and float(ink.corners[rc]) - min(float(ink.corners[k]) for k in cells)
                     >= cfg.linked_corners):
                 sec = max(sec, hi[1])  # a stroke runs from the symbol into corners its print leaves clear
+            if ink.corner_ink is not None:
+                # a ring drawn on the outline passes through all four corners of the cell's inside,
+                # where neither the print (its class leaves them clear) nor one neighbour's
+                # overshooting stroke reaches
+                base = (0.0 if sym == "#" else typical[sym][2] if sym in typical
+                        else min(float(ink.corner_ink[k]) for k in cells) if len(cells) >= 2 else 1.0)
+                if float(ink.corner_ink[rc]) - base >= cfg.loop_corners:
+                    sec = max(sec, hi[1])
             st, sc, cf = _decide(c, sec, lo, hi)
             template = templates.get(sym) if templates is not None and sym != "#" else None
             if template is not None:
