@@ -186,11 +186,11 @@ def _candidates(edges: NDArray[np.uint8], cfg: DetectConfig,
         weak = not cand[1] and _side_support(near, cand[0], cfg) < cfg.side_support
         if weak:
             # a side that runs along no edge cuts across the card (a corner lost to glare or a
-            # low-contrast table): look for the true side along the edges, parallel to its opposite
+            # low-contrast table): look for the true side along the edges, parallel to its opposite.
+            # The repaired quad stays a stand-in: it only fills a place no well-outlined quad took
             fixed = _repair(near, cand[0], cfg)
             if fixed is not None:
                 cand = (fixed, False, float(cv2.contourArea(fixed.astype(np.float32))))
-                weak = False
         out.append((*cand, weak))
     return out
 
