@@ -124,93 +124,130 @@ def cell_ink(face: NDArray[np.uint8], grid: Grid, printed: NDArray[np.str_],
     rows, cols = grid.shape
     out = [np.zeros((rows, cols)) for _ in range(9)]
     masks = np.zeros((rows, cols, cfg.mask_px, cfg.mask_px), bool)
-    foreign = _foreign_ink(lab, paper, grid, printed, ink_dist, ink_dark, cfg)
+    ink_map = _ink_map(lab, paper, grid, printed, ink_dist, ink_dark, cfg)
+    strokes, alien_of = _foreign_ink(ink_map, grid, printed, cfg)
     cells: dict[tuple[int, int], tuple[NDArray[np.bool_], NDArray[np.bool_], NDArray[np.bool_],
                                        NDArray[np.float32]]] = {}
     shades: dict[str, list[NDArray[np.float32]]] = {}
-    for r in range(rows):
-        for c in range(cols):
-            sym = str(printed[r, c])
-            if sym == ".":
-                continue
-            x0, y0, x1, y1 = grid.cell_box(r, c)
-            m = cfg.inner_frac
-            cw, ch = x1 - x0, y1 - y0
-            sl = (slice(round(y0 + m * ch), round(y1 - m * ch)),
-                  slice(round(x0 + m * cw), round(x1 - m * cw)))
-            cell = lab[sl]
-            if cell.size == 0:
-                continue
-            # shade (uneven light, a shadow) darkens the whole cell: follow it, within limits
-            local = paper.copy()
-            local[0] = min(paper[0], max(float(np.percentile(cell[:, :, 0], 90)), cfg.min_shade * paper[0]))
-            patch = ((np.linalg.norm(cell - local, axis=2) > ink_dist)
-                     | (cell[:, :, 0] < local[0] - ink_dark))
-            # a neighbour's stroke overshooting into a plain cell: not this cell's ring ink
-            alien = foreign[r * cols + c][sl] if sym == "#" else np.zeros(patch.shape, bool)
-            own = np.zeros(patch.shape, bool)
-            for lo, hi in cfg.symbol_hues.get(sym, ()):
-                own |= (hue[sl] >= lo) & (hue[sl] < hi)
-            own &= coloured[sl] & patch
-            cells[(r, c)] = (patch, own, alien, cell[:, :, 0])
-            if own.any():
-                shades.setdefault(sym, []).append(cell[:, :, 0][own])
+    for (r, c), sym in np.ndenumerate(printed):
+        sym = str(sym)
+        if sym == ".":
+            continue
+        sl = _inner_slices(grid, r, c, cfg)
+        patch = ink_map[sl]
+        if patch.size == 0:
+            continue
+        light = lab[sl][:, :, 0]
+        # a neighbour's stroke overshooting into a plain cell: not this cell's ring ink
+        alien = alien_of[r * cols + c][strokes[sl]] if sym == "#" else np.zeros(patch.shape, bool)
+        own = np.zeros(patch.shape, bool)
+        for lo, hi in cfg.symbol_hues.get(sym, ()):
+            own |= (hue[sl] >= lo) & (hue[sl] < hi)
+        own &= coloured[sl] & patch
+        cells[(r, c)] = (patch, own, alien, light)
+        if own.any():
+            shades.setdefault(sym, []).append(light[own])
     # the print's own lightness on this card: pen over a symbol keeps much of its hue but is
     # clearly darker than the print, so such pixels are residual ink too
     print_l = {sym: float(np.median(np.concatenate(v))) for sym, v in shades.items()}
+    zones: dict[tuple[int, int], _Zones] = {}
     for (r, c), (patch, own, alien, light) in cells.items():
         sym = str(printed[r, c])
         if sym in print_l:
             own = own & (light >= print_l[sym] - ink_dark)
         res = patch & ~own
-        ph, pw = patch.shape
-        yy, xx = np.mgrid[0:ph, 0:pw]
-        u, v = (xx - (pw - 1) / 2) / pw, (yy - (ph - 1) / 2) / ph
-        inner = np.hypot(u, v) < cfg.centre_radius
-        # corners catch strokes overshooting from the neighbours: the ring leaves them out
-        ring = ~inner & ~((np.abs(u) > 0.5 - cfg.corner_frac) & (np.abs(v) > 0.5 - cfg.corner_frac))
-        sector = (np.floor((np.arctan2(v, u) + np.pi) / (2 * np.pi) * 8).astype(int) % 8)[ring]
+        if patch.shape not in zones:
+            zones[patch.shape] = _zones(patch.shape, cfg)
+        z = zones[patch.shape]
         # the centre is this cell's own; the ring leaves out the neighbours' overshooting strokes
         mine, res_mine = patch & ~alien, res & ~alien
-        out[0][r, c] = float(mine[ring].mean())
-        out[1][r, c] = float(patch[inner].mean())
-        out[2][r, c] = float(res_mine[ring].mean())
-        out[3][r, c] = float(res[inner].mean())
-        out[4][r, c] = _sector_share(mine[ring], sector, cfg.sector_on)
-        out[5][r, c] = _sector_share(res_mine[ring], sector, cfg.sector_on)
-        out[6][r, c] = _linked_corners(patch, inner, np.abs(u) > 0.5 - cfg.corner_frac,
-                                       np.abs(v) > 0.5 - cfg.corner_frac, u, v)
-        out[7][r, c] = _spread(mine[ring], sector, cfg.sector_on)
-        cx, cy = np.abs(u) > 0.5 - cfg.corner_frac, np.abs(v) > 0.5 - cfg.corner_frac
-        out[8][r, c] = float(np.mean([mine[cx & cy & (np.sign(u) == su) & (np.sign(v) == sv)].mean()
-                                      > cfg.sector_on for su, sv in ((-1, -1), (1, -1), (1, 1), (-1, 1))]))
+        out[0][r, c] = float(mine[z.ring].mean())
+        out[1][r, c] = float(patch[z.inner].mean())
+        out[2][r, c] = float(res_mine[z.ring].mean())
+        out[3][r, c] = float(res[z.inner].mean())
+        out[4][r, c] = _sector_share(mine[z.ring], z.sector, cfg.sector_on)
+        out[5][r, c] = _sector_share(res_mine[z.ring], z.sector, cfg.sector_on)
+        out[6][r, c] = _linked_corners(patch, z.inner, z.corners)
+        out[7][r, c] = _spread(mine[z.ring], z.sector, cfg.sector_on)
+        out[8][r, c] = float(np.mean([mine[k].mean() > cfg.sector_on for k in z.corners]))
         masks[r, c] = cv2.resize(patch.astype(np.float32), (cfg.mask_px, cfg.mask_px),
                                  interpolation=cv2.INTER_AREA) >= 0.25
     return CellInk(*out[:8], masks, out[8])
 
 
-def _cell_ink_mask(lab: NDArray[np.float32], paper: NDArray[np.float32], box: tuple[slice, slice],
-                   ink_dist: float, ink_dark: float, cfg: MarksConfig) -> NDArray[np.bool_]:
-    """Ink pixels of one region against the cells' fill, following shade over it (within limits)."""
-    cell = lab[box]
-    local = paper.copy()
-    local[0] = min(paper[0], max(float(np.percentile(cell[:, :, 0], 90)), cfg.min_shade * paper[0]))
-    return (np.linalg.norm(cell - local, axis=2) > ink_dist) | (cell[:, :, 0] < local[0] - ink_dark)
+@dataclass(frozen=True)
+class _Zones:
+    """The parts of a cell's inside ``(h, w)``: centre disc, ring (without the corners), each
+    ring pixel's eighth of the circle, and the four corners (TL, TR, BR, BL)."""
+
+    inner: NDArray[np.bool_]
+    ring: NDArray[np.bool_]
+    sector: NDArray[np.int_]
+    corners: tuple[NDArray[np.bool_], ...]
 
 
-def _foreign_ink(lab: NDArray[np.float32], paper: NDArray[np.float32], grid: Grid,
-                 printed: NDArray[np.str_], ink_dist: float, ink_dark: float,
-                 cfg: MarksConfig) -> dict[int, NDArray[np.bool_]]:
-    """Ink that belongs to another cell's pen stroke, per cell (flat index -> face-sized mask;
-    only plain cells use it: a symbol's print may touch a neighbour's stroke and join it).
+def _zones(shape: tuple[int, int], cfg: MarksConfig) -> _Zones:
+    ph, pw = shape
+    yy, xx = np.mgrid[0:ph, 0:pw]
+    u, v = (xx - (pw - 1) / 2) / pw, (yy - (ph - 1) / 2) / ph
+    inner = np.hypot(u, v) < cfg.centre_radius
+    cx, cy = np.abs(u) > 0.5 - cfg.corner_frac, np.abs(v) > 0.5 - cfg.corner_frac
+    # corners catch strokes overshooting from the neighbours: the ring leaves them out
+    ring = ~inner & ~(cx & cy)
+    sector = (np.floor((np.arctan2(v, u) + np.pi) / (2 * np.pi) * 8).astype(int) % 8)[ring]
+    corners = tuple(cx & cy & (np.sign(u) == su) & (np.sign(v) == sv)
+                    for su, sv in ((-1, -1), (1, -1), (1, 1), (-1, 1)))
+    return _Zones(inner, ring, sector, corners)
+
+
+def _inner_slices(grid: Grid, r: int, c: int, cfg: MarksConfig) -> tuple[slice, slice]:
+    """A cell's inside: its box less ``inner_frac`` on each side (where the outline lies)."""
+    x0, y0, x1, y1 = grid.cell_box(r, c)
+    m = cfg.inner_frac
+    cw, ch = x1 - x0, y1 - y0
+    return (slice(max(0, round(y0 + m * ch)), round(y1 - m * ch)),
+            slice(max(0, round(x0 + m * cw)), round(x1 - m * cw)))
+
+
+def _ink_map(lab: NDArray[np.float32], paper: NDArray[np.float32], grid: Grid,
+             printed: NDArray[np.str_], ink_dist: float, ink_dark: float,
+             cfg: MarksConfig) -> NDArray[np.bool_]:
+    """``(H, W)`` bool: ink over each cell's whole box, against the cells' fill.
+
+    Shade (uneven light, a shadow) darkens a whole cell: the fill's lightness follows the
+    lightest part of the cell's inside, within ``min_shade``.
+    """
+    h, w = lab.shape[:2]
+    out = np.zeros((h, w), bool)
+    for (r, c), sym in np.ndenumerate(printed):
+        if sym == ".":
+            continue
+        x0, y0, x1, y1 = grid.cell_box(r, c)
+        box = (slice(max(0, round(y0)), min(h, round(y1))), slice(max(0, round(x0)), min(w, round(x1))))
+        inside = lab[_inner_slices(grid, r, c, cfg)]
+        cell = lab[box]
+        if cell.size == 0 or inside.size == 0:
+            continue
+        local = paper.copy()
+        local[0] = min(paper[0], max(float(np.percentile(inside[:, :, 0], 90)), cfg.min_shade * paper[0]))
+        out[box] = (np.linalg.norm(cell - local, axis=2) > ink_dist) | (cell[:, :, 0] < local[0] - ink_dark)
+    return out
+
+
+def _foreign_ink(ink_map: NDArray[np.bool_], grid: Grid, printed: NDArray[np.str_],
+                 cfg: MarksConfig) -> tuple[NDArray[np.int32], NDArray[np.bool_]]:
+    """Ink that belongs to another cell's pen stroke: ``(labels, alien)``, the stroke of each
+    face pixel ``(H, W)`` int32 (0 none) and whether stroke ``j`` is foreign to the cell of flat
+    index ``k``, ``alien[k, j]`` (only plain cells use it: a symbol's print may touch a
+    neighbour's stroke and join it).
 
     A stroke overshooting its cell crosses the outline into a neighbour. The cells' ink is
     joined across the outlines (bridged over the ``inner_frac`` band where the outline lies) into
-    strokes; a stroke belongs to the cell holding its centre of mass, and holds at least
-    ``own_share`` of its ink there. In another cell its ink is foreign unless that cell holds at
-    least ``own_share`` of it too.
+    strokes; a stroke belongs to the cell holding its centre of mass, and holds at least half of
+    its ink there. In another cell its ink is foreign unless that cell holds at least
+    ``own_share`` of it.
     """
-    h, w = lab.shape[:2]
+    h, w = ink_map.shape
     rows, cols = grid.shape
     ink = np.zeros((h, w), np.uint8)
     index = np.full((h, w), -1, np.int32)
@@ -222,24 +259,23 @@ def _foreign_ink(lab: NDArray[np.float32], paper: NDArray[np.float32], grid: Gri
         b = max(1, round(cfg.inner_frac * min(x1 - x0, y1 - y0)))
         band = max(band, b)
         box = (slice(max(0, round(y0)), min(h, round(y1))), slice(max(0, round(x0)), min(w, round(x1))))
-        if lab[box].size == 0:
+        m = ink_map[box].copy()
+        if m.size == 0:
             continue
-        m = _cell_ink_mask(lab, paper, box, ink_dist, ink_dark, cfg)
         m[:b, :] = m[-b:, :] = False  # the outline is no stroke
         m[:, :b] = m[:, -b:] = False
         ink[box] = m
         index[box] = r * cols + c
-    out: dict[int, NDArray[np.bool_]] = {}
     if not ink.any():
-        return {k: np.zeros((h, w), bool) for k in range(rows * cols)}
+        return np.zeros((h, w), np.int32), np.zeros((rows * cols, 1), bool)
     # strokes cut by the outline band are joined again across it
     bridged = cv2.dilate(ink, np.ones((2 * band + 3, 2 * band + 3), np.uint8))
     n, labels = cv2.connectedComponents(bridged, connectivity=8)
     labels = np.where(ink > 0, labels, 0)
     on = (labels > 0) & (index >= 0)
     lab_ids, cell_ids = labels[on], index[on]
-    counts = np.zeros((n, rows * cols))
-    np.add.at(counts, (lab_ids, cell_ids), 1.0)
+    counts = np.bincount(lab_ids * (rows * cols) + cell_ids,
+                         minlength=n * rows * cols).reshape(n, rows * cols).astype(np.float64)
     total = counts.sum(axis=1)
     ys, xs = np.nonzero(on)
     cy = np.bincount(lab_ids, weights=ys, minlength=n) / np.maximum(total, 1.0)
@@ -251,11 +287,10 @@ def _foreign_ink(lab: NDArray[np.float32], paper: NDArray[np.float32], grid: Gri
     # a stroke lies mostly in its own cell; ink joined over many cells (strokes touching the
     # lattice or each other) is nobody's stroke and stays where it is
     stroke = share[np.arange(n), home] >= 0.5
-    for k in range(rows * cols):
-        alien = stroke & (home != k) & (share[:, k] < cfg.own_share)
-        alien[0] = False
-        out[k] = alien[labels]
-    return out
+    small = np.less(share.T, cfg.own_share)  # (cells, strokes)
+    alien = stroke[None, :] & (home[None, :] != np.arange(rows * cols)[:, None]) & small
+    alien[:, 0] = False
+    return labels.astype(np.int32), alien
 
 
 def _ink_thresholds(lab: NDArray[np.float32], paper: NDArray[np.float32], grid: Grid,
@@ -280,8 +315,8 @@ def _ink_thresholds(lab: NDArray[np.float32], paper: NDArray[np.float32], grid: 
     return cfg.ink_dist * scale, cfg.ink_dark * scale
 
 
-def _linked_corners(ink: NDArray[np.bool_], inner: NDArray[np.bool_], cx: NDArray[np.bool_],
-                    cy: NDArray[np.bool_], u: NDArray[np.float64], v: NDArray[np.float64]) -> float:
+def _linked_corners(ink: NDArray[np.bool_], inner: NDArray[np.bool_],
+                    corners: tuple[NDArray[np.bool_], ...]) -> float:
     n, labels = cv2.connectedComponents(ink.astype(np.uint8), connectivity=8)
     if n <= 1:
         return 0.0
@@ -290,11 +325,7 @@ def _linked_corners(ink: NDArray[np.bool_], inner: NDArray[np.bool_], cx: NDArra
     if central.size == 0:
         return 0.0
     joined = np.isin(labels, central)
-    hits = 0
-    for su, sv in ((-1, -1), (1, -1), (1, 1), (-1, 1)):
-        zone = cx & cy & (np.sign(u) == su) & (np.sign(v) == sv)
-        hits += bool((joined & zone).any())
-    return hits / 4.0
+    return sum(bool((joined & zone).any()) for zone in corners) / 4.0
 
 
 def _spread(ink: NDArray[np.bool_], sector: NDArray[np.int_], on: float) -> float:
