@@ -1,0 +1,112 @@
+"""Per-cell verdicts on small drawn faces: strokes traced across the outlines, rings drawn on the
+outline, and symbols whose print leaves off-hue ink in every cell (learnt from the photo)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import cv2
+import numpy as np
+
+from vision.cards.grid import Grid
+from vision.cards.marks import PrintTemplates, cell_ink, default_config, print_templates, read_marks
+
+S = 48  # cell size in face pixels
+PAPER = (235, 235, 235)
+OUTLINE = (40, 40, 40)
+BLUE = (150, 60, 20)
+
+
+def _face(n: int) -> tuple[np.ndarray, Grid]:
+    """``n`` outlined plain cells in a row."""
+    face = np.full((S, n * S, 3), PAPER, np.uint8)
+    for k in range(n + 1):
+        cv2.line(face, (min(k * S, n * S - 1), 0), (min(k * S, n * S - 1), S - 1), OUTLINE, 1)
+    cv2.rectangle(face, (0, 0), (n * S - 1, S - 1), OUTLINE, 1)
+    grid = Grid(np.arange(n + 1) * float(S), np.array([0.0, float(S)]), np.ones((1, n)),
+                np.array(PAPER, np.float64))
+    return face, grid
+
+
+def _tail(face: np.ndarray) -> None:
+    """Two short strokes in the right-hand corners of the first cell's inside."""
+    cv2.line(face, (34, 8), (46, 4), BLUE, 3)
+    cv2.line(face, (34, 40), (46, 44), BLUE, 3)
+
+
+def test_a_neighbours_overshooting_stroke_is_not_the_cells_ring_ink() -> None:
+    plain = np.array([["#", "#", "#"]])
+    # the same ink in the first cell's corners: once the tails of a cross drawn in the second
+    # cell (overshooting its outline), once two short strokes of the first cell's own
+    face, grid = _face(3)
+    cv2.line(face, (34, 8), (S + 38, S - 8), BLUE, 3)
+    cv2.line(face, (34, S - 8), (S + 38, 8), BLUE, 3)
+    own_face, _ = _face(3)
+    _tail(own_face)
+    tails = cell_ink(face, grid, plain)
+    own = cell_ink(own_face, grid, plain)
+    assert own.corner_ink is not None and tails.corner_ink is not None
+    assert own.corner_ink[0, 0] == 0.5 and own.ring[0, 0] > 0.0
+    assert tails.corner_ink[0, 0] == 0.0 and tails.ring[0, 0] == 0.0
+    assert tails.centre[0, 1] > default_config().plain_hi[0]
+    assert read_marks(face, grid, plain).state.tolist() == [[0, 1, 0]]
+
+
+def test_a_ring_drawn_on_the_outline_is_a_mark() -> None:
+    plain = np.array([["#", "#", "#"]])
+    face, grid = _face(3)
+    cv2.ellipse(face, (S // 2, S // 2), (S // 2 - 2, S // 2 - 2), 0, 0, 360, BLUE, 2)
+    cv2.line(face, (2 * S + 34, 40), (2 * S + 46, 44), BLUE, 3)  # ink in one corner only
+    ink = cell_ink(face, grid, plain)
+    assert ink.corner_ink is not None
+    assert ink.corner_ink[0].tolist() == [1.0, 0.0, 0.25]
+    # the ring runs along the outline, outside the centre and the ring band: only the corners
+    assert ink.centre[0, 0] == 0.0 and ink.sectors[0, 0] == 0.0
+    state = read_marks(face, grid, plain, ink=ink).state
+    assert state[0, 0] == 1 and state[0, 1] == 0 and state[0, 2] != 1
+    no_loop = replace(default_config(), loop_corners=2.0)
+    assert read_marks(face, grid, plain, ink=ink, config=no_loop).state[0, 0] == 0
+
+
+def _x_cell(face: np.ndarray, x0: int) -> None:
+    """A printed X: red strokes with dark, colourless edges (as blur and a cast leave them)."""
+    a, b = 10, S - 11
+    for p, q in (((x0 + a, a), (x0 + b, b)), ((x0 + b, a), (x0 + a, b))):
+        cv2.line(face, p, q, (70, 70, 80), 5)
+        cv2.line(face, p, q, (40, 40, 200), 3)
+
+
+def test_a_symbol_learnt_from_the_photo_sets_its_own_residual_ink() -> None:
+    printed = np.array([["X", "X", "#"]])
+    cards = []
+    for k in range(3):
+        face, grid = _face(3)
+        _x_cell(face, 0)
+        _x_cell(face, S)
+        if k == 1:
+            cv2.circle(face, (S + S // 2, S // 2), 9, BLUE, -1)  # a pen dot on the print
+        cards.append((face, grid))
+    inks = [cell_ink(f, g, printed) for f, g in cards]
+    tpl = print_templates([(ink, printed) for ink in inks])
+    assert isinstance(tpl, PrintTemplates) and set(tpl) == {"X"}
+    assert tpl.typical["X"][1] > 0.0  # the print's off-hue edges fill part of the ring in every cell
+    assert all(ink.ring_res[0, 0] > 0.0 for ink in inks)
+    states = [read_marks(f, g, printed, templates=tpl, ink=ink).state[0].tolist()
+              for (f, g), ink in zip(cards, inks, strict=True)]
+    assert states == [[0, 0, 0], [0, 1, 0], [0, 0, 0]]
+
+
+def test_dark_pen_over_a_symbol_of_its_own_hue_is_residual_ink() -> None:
+    printed = np.array([["C", "C", "C"]])
+    face, grid = _face(3)
+    for k in range(3):
+        cv2.circle(face, (k * S + S // 2, S // 2), 14, (40, 200, 230), -1)  # a yellow coin
+    # a dark pen cross over the middle coin, half transparent: it keeps some of the coin's hue
+    layer = face.copy()
+    cv2.line(layer, (S + 12, 12), (2 * S - 13, S - 13), (20, 60, 70), 4)
+    cv2.line(layer, (2 * S - 13, 12), (S + 12, S - 13), (20, 60, 70), 4)
+    face = cv2.addWeighted(face, 0.35, layer, 0.65, 0)
+    ink = cell_ink(face, grid, printed)
+    cfg = default_config()
+    assert ink.centre_res[0, 1] - max(ink.centre_res[0, 0], ink.centre_res[0, 2]) >= cfg.symbol_hi[0]
+    assert read_marks(face, grid, printed, ink=ink).state[0].tolist() == [0, 1, 0]
