@@ -262,6 +262,39 @@ def _clipped_light(d: NDArray[np.float64], best: NDArray[np.intp], sat: NDArray[
     return blind
 
 
+def missing_rings(ring: NDArray[np.float64], cfg: BoardConfig) -> NDArray[np.bool_]:
+    """Spots whose circular edge is hidden by something reaching over the board's edge.
+
+    Every spot of a board, token or printed empty place, shows a circular edge. A spot whose edge
+    is much weaker than the board's typical one (below ``ring_missing`` of the median) is covered
+    when it belongs to a 4-connected group of at least ``ring_min_group`` such spots that touches
+    the board's border: a hand or an arm enters from the edge and hides several spots; a single
+    blurred or glared spot does not.
+
+    Parameters
+    ----------
+    ring : (5, 5) float64 array, ``SpotSamples.ring``
+    cfg : BoardConfig
+
+    Returns
+    -------
+    (5, 5) bool array
+    """
+    from scipy.ndimage import label
+
+    med = float(np.median(ring))
+    out = np.zeros((5, 5), bool)
+    if med <= 0:
+        return out
+    groups, n = label(ring < cfg.ring_missing * med)
+    for j in range(1, n + 1):
+        comp = groups == j
+        border = bool(comp[0].any() or comp[-1].any() or comp[:, 0].any() or comp[:, -1].any())
+        if border and comp.sum() >= cfg.ring_min_group:
+            out |= comp
+    return out
+
+
 def _hand_distance(a: NDArray[np.float64], cfg: BoardConfig) -> NDArray[np.float64]:
     """Chroma distance (N,) of light-corrected spots ``a`` (N, 3) from skin of any depth."""
     h = chroma(np.asarray(cfg.hand_chroma, np.float64))
@@ -294,6 +327,8 @@ def classify(samples: SpotSamples, model: TokenModel, cfg: BoardConfig) -> Class
     letters = np.array(["?"] * 25, dtype="<U1")
     conf = np.zeros(25)
     covered = (bg_dev > cfg.background_shift_max).sum(-1) >= 2
+    # spots whose circular edge is hidden, in a group reaching in from the board's edge
+    ringless = np.zeros(25, bool) if samples.ring is None else missing_rings(samples.ring, cfg).reshape(25)
     g = f["g"].reshape(25, 3)
     # log colours of dark spots are noisy: their distances count for less
     calm = np.clip(samples.inner.reshape(25, 3).mean(-1) / cfg.dark_reference, 1.0 / cfg.dark_tolerance, 1.0)
@@ -312,11 +347,16 @@ def classify(samples: SpotSamples, model: TokenModel, cfg: BoardConfig) -> Class
     empty = (d_empty < cfg.empty_distance) & flat & boardlike
     # every empty spot of a board is the same print: when a few are clearly empty, the others
     # must look like them
-    seeds = (d_empty < cfg.empty_seed_distance) & flat & boardlike & ~covered
+    seeds = (d_empty < cfg.empty_seed_distance) & flat & boardlike & ~covered & ~ringless
+    clustered = np.zeros(25, bool)
     if seeds.sum() >= cfg.empty_min_seeds:
         d_empty = dist(e - np.median(e[seeds], axis=0))
         empty = (d_empty < cfg.empty_cluster_distance) & flat & boardlike
-    empty &= ~covered
+        clustered = empty.copy()
+    # a spot without its edge is empty only when it looks like the board's clear empty spots (a
+    # faintly printed empty place); otherwise something covers it
+    empty &= ~covered & (~ringless | clustered)
+    covered |= ringless & ~empty
     letters[empty] = "."
     conf[empty] = 1.0 - np.clip(d_empty[empty] / (2 * cfg.empty_distance), 0, 1) * 0.5
     tokens = ~covered & ~empty

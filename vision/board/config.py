@@ -101,6 +101,9 @@ class BoardConfig:
     confidence_scale: float
     clipped_light_margin: float
     spread_weight: float
+    ring_edge_fracs: tuple[float, ...]
+    ring_missing: float
+    ring_min_group: int
 
 
 @dataclass(frozen=True)

@@ -44,7 +44,9 @@ class SpotSamples:
     the spread of log-luminance inside the spot; ``background`` is ``(5, 5, 4, 3)``: median BGR of
     the four patches of board between a spot and its diagonal neighbours; ``rim`` is
     ``(5, 5, S, 3)``: mean BGR of the same S sectors in the ring between ``sector_frac`` and
-    ``rim_frac`` of the spot's radius (a finger over the edge of a token shows there first).
+    ``rim_frac`` of the spot's radius (a finger over the edge of a token shows there first);
+    ``ring`` is ``(5, 5)``: the spot's circular edge, the median (radial - tangential) gradient
+    round the best of a few rings near the spot's radius (a covered spot shows none).
     """
 
     inner: NDArray[np.float64]
@@ -52,6 +54,7 @@ class SpotSamples:
     texture: NDArray[np.float64]
     background: NDArray[np.float64]
     rim: NDArray[np.float64] | None = None
+    ring: NDArray[np.float64] | None = None
 
 
 def _gradients(rect: NDArray[np.uint8]) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
@@ -184,12 +187,24 @@ def sample_spots(rect: NDArray[np.uint8], grid: Grid, cfg: BoardConfig) -> SpotS
     bx = np.clip(corners[..., 0:1] + pdx, 0, size - 1)
     by = np.clip(corners[..., 1:2] + pdy, 0, size - 1)
     background = np.median(soft[by, bx], axis=2)  # (25, 4, 3)
+    gx, gy = _gradients(rect)
+    ang = np.linspace(0, 2 * math.pi, 2 * cfg.ring_samples, endpoint=False)
+    cs, sn = np.cos(ang), np.sin(ang)
+    ring = np.full(25, -np.inf)
+    for f in cfg.ring_edge_fracs:
+        rr = f * grid.radius
+        qx = np.clip(np.round(grid.centres.reshape(25, 1, 2)[..., 0] + rr * cs).astype(np.int32), 0, size - 1)
+        qy = np.clip(np.round(grid.centres.reshape(25, 1, 2)[..., 1] + rr * sn).astype(np.int32), 0, size - 1)
+        vx, vy = gx[qy, qx], gy[qy, qx]
+        edge = np.median(np.abs(vx * cs + vy * sn) - np.abs(-vx * sn + vy * cs), axis=1)
+        ring = np.maximum(ring, edge)
     return SpotSamples(
         inner=inner.reshape(5, 5, 3).astype(np.float64),
         sectors=sectors.reshape(5, 5, cfg.sector_count, 3).astype(np.float64),
         texture=texture.reshape(5, 5).astype(np.float64),
         background=background.reshape(5, 5, 4, 3).astype(np.float64),
         rim=rim.reshape(5, 5, cfg.sector_count, 3).astype(np.float64),
+        ring=ring.reshape(5, 5).astype(np.float64),
     )
 
 

@@ -147,3 +147,23 @@ def test_an_enrolled_model_keeps_the_light_it_was_learnt_under() -> None:
     assert np.abs(chroma(result.shift)).max() < 1e-12
     free = classify(samples, model, dataclasses.replace(cfg, calibrated_neutral_light=False))
     assert np.abs(chroma(free.shift)).max() > 1e-6
+
+
+def test_missing_rings_need_a_group_reaching_in_from_the_border() -> None:
+    from vision.board.classify import missing_rings
+
+    cfg = default_config()
+    rng = np.random.default_rng(21)
+    ring = rng.uniform(0.8, 1.2, (5, 5))
+    ring[2, 2] = 0.01  # one edgeless spot inside: blur or glare, not a hand
+    ring[0, 4] = 0.02  # a lone edgeless spot on the border
+    ring[3:, 0] = 0.0  # an arm over two spots at the left edge
+    out = missing_rings(ring, cfg)
+    want = np.zeros((5, 5), bool)
+    want[3:, 0] = True
+    assert (out == want).all()
+    # an interior group touching no border is not a hand either
+    ring2 = rng.uniform(0.8, 1.2, (5, 5))
+    ring2[1:4, 2] = 0.0
+    assert not missing_rings(ring2, cfg).any()
+
