@@ -430,8 +430,10 @@ def print_templates(cards: Sequence[tuple[CellInk, NDArray[np.str_]]],
             continue
         share = np.mean(np.stack([p[0] for p in pool]), axis=0)
         out[sym] = cv2.dilate((share >= cfg.print_share).astype(np.uint8), kernel).astype(bool)
-        c, g, k = (float(np.percentile([p[i] for p in pool], cfg.typical_quantile)) for i in (1, 2, 3))
-        typical[sym] = (c, g, k)
+        c, g = (float(np.percentile([p[i] for p in pool], cfg.typical_quantile)) for i in (1, 2))
+        # corners the print leaves clear in two of its cells are clear in every cell (pen may
+        # mark most cells of a class; one misread cell proves nothing)
+        typical[sym] = (c, g, sorted(p[3] for p in pool)[1])
     return PrintTemplates(out, typical)
 
 
