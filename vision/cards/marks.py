@@ -398,9 +398,10 @@ def print_templates(cards: Sequence[tuple[CellInk, NDArray[np.str_]]],
 
     A symbol is printed alike in each of its cells, while pen strokes differ from cell to cell:
     a pixel is print when it is ink in at least ``print_share`` of the class's cells. The print's
-    own residual ink (centre and ring shares, inked corners) is the ``typical_quantile`` percentile over the
-    class's cells (most cells of a class carry no pen; the lower part of the spread is the print).
-    Classes with fewer than ``min_pool`` cells get no template.
+    own residual ink (centre and ring shares) is the ``typical_quantile`` percentile over the
+    class's cells (most cells of a class carry no pen; the lower part of the spread is the
+    print), its inked corners the second-lowest share. Classes with fewer than ``min_pool``
+    cells get no template.
 
     Parameters
     ----------
