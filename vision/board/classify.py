@@ -240,6 +240,61 @@ def assign_with_supply(d: NDArray[np.float64], supply: NDArray[np.float64]) -> N
     return out
 
 
+def relabel_one_clipped(x: NDArray[np.float64], best: NDArray[np.intp], fit: NDArray[np.bool_],
+                        sat: NDArray[np.bool_], model: TokenModel, shift: NDArray[np.float64],
+                        cfg: BoardConfig) -> NDArray[np.intp]:
+    """White against pearl for light tokens with one clipped channel, by the other two.
+
+    A clipped channel's value is only a lower bound, so its part of the tint is unknown; the
+    ratio of the two unclipped channels still tells white from pearl when the two kinds differ
+    in it (by at least ``cfg.clip_ratio_min`` in log). A spot whose ratio lies clearly nearer one
+    kind (``cfg.clip_ratio_margin`` from half-way) takes it, pearls first by how pearl-like they
+    are, while the game's supply of pearls (less the pearls read on the other spots) allows;
+    the others keep the kind read so far.
+
+    Parameters
+    ----------
+    x : (N, 3) float64 light-normalised log colours of the token spots
+    best : (N,) intp kinds read so far
+    fit : (N,) bool spots close enough to their kind to be read
+    sat : (N, 3) bool clipped channels
+    model : TokenModel
+    shift : (3,) float64 the light's log-gain shift
+    cfg : BoardConfig
+
+    Returns
+    -------
+    (N,) intp array
+    """
+    kinds = "".join(model.kinds)
+    if "W" not in kinds or "P" not in kinds:
+        return best
+    iw, ip = kinds.index("W"), kinds.index("P")
+    light = fit & ((best == iw) | (best == ip))
+    one = light & (sat.sum(axis=1) == 1)
+    if not one.any():
+        return best
+    means = np.asarray(model.means, np.float64)
+    out = best.copy()
+    scores: list[tuple[float, int]] = []
+    for i in np.flatnonzero(one):
+        a, b = (c for c in range(3) if not sat[i, c])
+        rw = means[iw, a] - means[iw, b]
+        rp = means[ip, a] - means[ip, b]
+        if abs(rp - rw) < cfg.clip_ratio_min:
+            continue
+        t = ((x[i, a] - shift[a]) - (x[i, b] - shift[b]) - rw) / (rp - rw)  # 0 white, 1 pearl
+        if abs(t - 0.5) >= cfg.clip_ratio_margin:
+            out[i] = iw
+            scores.append((float(t), int(i)))
+    room = cfg.supply.count("P") - int((out[light] == ip).sum())
+    for t, i in sorted(scores, reverse=True):
+        if t > 0.5 and room > 0:
+            out[i] = ip
+            room -= 1
+    return out
+
+
 def _clipped_light(d: NDArray[np.float64], best: NDArray[np.intp], sat: NDArray[np.bool_],
                    model: TokenModel, cfg: BoardConfig) -> NDArray[np.bool_]:
     """Light tokens (read W or P) that cannot be told apart: at least two clipped channels and
@@ -419,6 +474,7 @@ def classify(samples: SpotSamples, model: TokenModel, cfg: BoardConfig) -> Class
         best[fit] = assign_with_supply(d[fit], supply)
         # a clipped channel hides part of a light token's tint: only unclipped spots are split
         best = split_light_tokens(x[tokens], best, fit & ~sat[tokens].any(axis=1), model, shift, prior)
+        best = relabel_one_clipped(x[tokens], best, fit, sat[tokens], model, shift, cfg)
         d1 = d[np.arange(len(d)), best]
         d2 = np.where(np.arange(d.shape[1])[None, :] == best[:, None], np.inf, d).min(axis=1)
         limit = cfg.reject_distance + cfg.spread_weight * spreads[best]

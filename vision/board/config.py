@@ -104,6 +104,8 @@ class BoardConfig:
     ring_edge_fracs: tuple[float, ...]
     ring_missing: float
     ring_min_group: int
+    clip_ratio_min: float
+    clip_ratio_margin: float
 
 
 @dataclass(frozen=True)

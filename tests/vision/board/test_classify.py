@@ -167,3 +167,24 @@ def test_missing_rings_need_a_group_reaching_in_from_the_border() -> None:
     ring2[1:4, 2] = 0.0
     assert not missing_rings(ring2, cfg).any()
 
+
+
+def test_a_light_token_with_one_clipped_channel_is_told_by_the_other_two() -> None:
+    from vision.board.classify import relabel_one_clipped
+
+    cfg = default_config()
+    model = default_model()
+    means = np.asarray(model.means)
+    iw, ip = model.kinds.index("W"), model.kinds.index("P")
+    # red clipped on both: a pearl keeps its lower green against blue, a white does not
+    x = np.stack([means[ip], means[iw]]) + 0.05
+    sat = np.array([[False, False, True], [False, False, True]])
+    # read the wrong way round so far
+    out = relabel_one_clipped(x, np.array([iw, ip]), np.ones(2, bool), sat, model, np.zeros(3), cfg)
+    assert out.tolist() == [ip, iw]
+    # with both pearls already read elsewhere, the pearl-like spot stays white
+    x3 = np.vstack([x, means[ip], means[ip]])
+    sat3 = np.vstack([sat, np.zeros((2, 3), bool)])
+    best3 = np.array([iw, iw, ip, ip])
+    out3 = relabel_one_clipped(x3, best3, np.ones(4, bool), sat3, model, np.zeros(3), cfg)
+    assert out3.tolist() == [iw, iw, ip, ip]
