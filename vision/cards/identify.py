@@ -40,6 +40,8 @@ class IdentifyConfig:
     clear_layout: float
     min_turn_margin: float
     grey_chroma: float
+    chroma_percentile: float
+    chroma_share: float
     hue_width: float
     frame_band_mm: tuple[float, float]
     hue_centres: Mapping[str, float]
@@ -104,6 +106,7 @@ def observe(face: NDArray[np.uint8], grid: Grid, px_per_mm: float,
     lab = balanced_lab(face, grid.paper)
     rows, cols = grid.shape
     sym = np.zeros((rows, cols, 3))
+    patches: dict[tuple[int, int], tuple[NDArray[np.float32], NDArray[np.float32]]] = {}
     for r in range(rows):
         for c in range(cols):
             x0, y0, x1, y1 = grid.cell_box(r, c)
@@ -111,13 +114,19 @@ def observe(face: NDArray[np.uint8], grid: Grid, px_per_mm: float,
             patch = lab[round(y0 + my):round(y1 - my), round(x0 + mx):round(x1 - mx)].reshape(-1, 3)
             if len(patch) == 0:
                 continue
-            chroma = np.hypot(patch[:, 1], patch[:, 2])
-            hue = _hue_deg(patch[:, 1], patch[:, 2])
-            strong = chroma > 2 * cfg.grey_chroma
-            red = strong & ((hue < 45) | (hue > 340))
-            yellow = strong & (hue >= 55) & (hue < 105)
-            green = strong & (hue >= 105) & (hue < 200)
-            sym[r, c] = (red.mean(), yellow.mean(), green.mean())
+            patches[(r, c)] = (np.hypot(patch[:, 1], patch[:, 2]), _hue_deg(patch[:, 1], patch[:, 2]))
+    # faded light or a cast lowers every colour of the card alike: a symbol's colour is strong
+    # against the strongest colours of the card's own cells (within the configured bounds)
+    strong_at = 2 * cfg.grey_chroma
+    if patches:
+        top = float(np.percentile(np.concatenate([ch for ch, _ in patches.values()]), cfg.chroma_percentile))
+        strong_at = float(np.clip(cfg.chroma_share * top, cfg.grey_chroma, 2 * cfg.grey_chroma))
+    for (r, c), (chroma, hue) in patches.items():
+        strong = chroma > strong_at
+        red = strong & ((hue < 45) | (hue > 340))
+        yellow = strong & (hue >= 55) & (hue < 105)
+        green = strong & (hue >= 105) & (hue < 200)
+        sym[r, c] = (red.mean(), yellow.mean(), green.mean())
     h, w = lab.shape[:2]
     band = round(cfg.frame_band_mm[1] * px_per_mm) - round(cfg.frame_band_mm[0] * px_per_mm)
     edge = round(cfg.frame_band_mm[0] * px_per_mm)
