@@ -487,9 +487,15 @@ def classify(samples: SpotSamples, model: TokenModel, cfg: BoardConfig) -> Class
         d_hand = _hand_distance(chroma(x[tokens] - shift - white), cfg)
         hand |= (d_hand < cfg.hand_distance) & (d_hand < d1) & (bright >= cfg.hand_min_brightness)
         kinds[hand] = "?"
+        # a flat, board-coloured spot that looks more like this board's empty print than like
+        # the token it would be read as is empty (a dim or tinted empty place missed above)
+        de = d_empty[tokens]
+        back = flat[tokens] & boardlike[tokens] & (de < d1) & (de < cfg.empty_distance) & ~hand
+        kinds[back] = "."
         letters[tokens] = kinds
         c = (1.0 - np.exp(-np.maximum(d2 - d1, 0.0) / cfg.confidence_scale)) * np.clip(1.0 - d1 / limit, 0, 1)
         c[hand | blind | (d1 > limit)] = 0.0
+        c[back] = 1.0 - np.clip(de[back] / (2 * cfg.empty_distance), 0, 1) * 0.5
         conf[tokens] = c
     cells = tuple("".join(letters[r * 5:(r + 1) * 5]) for r in range(5))
     return Classification(cells=cells, confidence=conf.reshape(5, 5), shift=shift)
