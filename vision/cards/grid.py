@@ -343,7 +343,13 @@ def locate_grids(face: NDArray[np.uint8], px_per_mm: float, config: GridConfig |
         return [_cells(fl, xs, ys, cfg) for xs, ys in whole]
     if not scored:
         return []
-    return [dataclasses.replace(_cells(fl, scored[0][1], scored[0][2], cfg), whole=False)]
+    # no lattice is whole (heavy blur): more lines no longer vouch for a lattice, since a blurred
+    # line of the art or frame peaks like a grid line. The lattice with the most lines and the one
+    # whose lines carry the most outline are both offered; the catalog settles between them
+    top = scored[:cfg.max_checked]
+    cover = max(top, key=lambda t: float(_lattice_evidence(hm, vm, t[1], t[2], cfg)[0].mean()))
+    picks = [top[0]] + ([cover] if cover is not top[0] else [])
+    return [dataclasses.replace(_cells(fl, xs, ys, cfg), whole=False) for _, xs, ys, _ in picks]
 
 
 def extended_grids(face: NDArray[np.uint8], grid: Grid, px_per_mm: float,
