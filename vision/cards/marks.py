@@ -2,11 +2,17 @@
 
 Ink is measured against the card's own cell fill (OMR style): a pixel is ink when it lies far
 from the fill colour in Lab or is clearly darker. A printed symbol is not a mark, so a cell is
-split into its centre (where symbols sit) and the ring around it (where pen strokes cross,
-overshoot and loop). A plain cell is judged on all of its ink; a symbol cell on the ink beyond
-what the other cells of its symbol class on the same card (or its clean reference face, when
-one exists) show. Two thresholds per decision: below ``lo`` unmarked, above ``hi`` marked, and
-in between "uncertain" rather than a guess.
+split into its centre (where symbols sit), the ring around it (where pen strokes cross,
+overshoot and loop) and its four inside corners. A plain cell is judged on all of its ink; a
+symbol cell on the ink beyond the symbol's print: off the symbol's hue or clearly darker than
+the print, above what the print itself leaves there. That baseline is learnt from every cell
+of the symbol in the photo when there are enough of them (:func:`print_templates`), else from
+the other cells of the symbol on the same card (or its clean reference face, when one exists).
+
+Pen strokes are traced across the cell outlines: a stroke overshooting from a neighbour is that
+neighbour's, not ink of the plain cell it reaches into. A ring drawn on a cell's outline shows
+in all four inside corners. Two thresholds per decision: below ``lo`` unmarked, above ``hi``
+marked, and in between "uncertain" rather than a guess.
 """
 
 from __future__ import annotations
