@@ -7,6 +7,10 @@ four-sided (the hull fills its four-corner approximation; a slanted card is a tr
 rectangle) are cards; corners are refined by fitting a line to each side.
 The image border is drawn into the edge map so a card cut by the border still closes; such a
 card is reported ``partial``.
+
+A card whose outline is open (touching another card, on a table of its own colour, under
+glare) is no closed loop; :func:`propose` offers such cards from two straight sides meeting at a
+corner, in the places no plausible card (:func:`plausible`) explains, for the reader to verify.
 """
 
 from __future__ import annotations
@@ -44,6 +48,14 @@ class DetectConfig:
     support_samples: int
     repair_range: tuple[float, float]
     repair_turn_deg: float
+    max_side_ratio: float
+    propose_pass: int
+    propose_min_side: float
+    propose_gap: float
+    propose_angle_deg: tuple[float, float]
+    propose_overlap: float
+    propose_max: int
+    propose_segments: int
 
 
 @cache
@@ -69,6 +81,23 @@ def _clockwise(pts: NDArray[np.float64]) -> NDArray[np.float64]:
     c = pts.mean(axis=0)
     ang = np.arctan2(pts[:, 1] - c[1], pts[:, 0] - c[0])
     return pts[np.argsort(ang)]
+
+
+def plausible(quad: CardQuad, config: DetectConfig | None = None) -> bool:
+    """Whether a complete card's quad can be a card seen in perspective.
+
+    A card is small against its distance from the camera, so perspective barely changes the
+    length of one side against its opposite one, whatever the tilt: a quad whose opposite sides
+    differ by more than ``max_side_ratio`` borrows a side from something else (a table line, a
+    neighbour). Partial quads are plausible.
+    """
+    cfg = config or default_config()
+    if quad.partial:
+        return True
+    q = quad.corners
+    s = np.hypot(*(np.roll(q, -1, axis=0) - q).T)
+    ratio = max(max(s[0], s[2]) / max(min(s[0], s[2]), 1e-9), max(s[1], s[3]) / max(min(s[1], s[3]), 1e-9))
+    return bool(ratio <= cfg.max_side_ratio)
 
 
 def _refine(contour: NDArray[np.float64], quad: NDArray[np.float64]) -> NDArray[np.float64]:
@@ -419,3 +448,114 @@ def detect(image: NDArray[np.uint8], config: DetectConfig | None = None) -> tupl
     out = [CardQuad(quad, is_partial, area) for quad, is_partial, area in kept]
     out.sort(key=lambda q: (q.partial, -q.area))
     return tuple(out)
+
+
+def _segments(edges: NDArray[np.uint8], min_len: float) -> NDArray[np.float64]:
+    """Straight edge segments ``(n, 4)`` (x0, y0, x1, y1) of at least ``min_len`` pixels."""
+    found = cv2.HoughLinesP(edges, 1.0, np.pi / 180.0, max(10, round(0.5 * min_len)),
+                            minLineLength=min_len, maxLineGap=3)
+    return np.zeros((0, 4)) if found is None else found.reshape(-1, 4).astype(np.float64)
+
+
+def propose(image: NDArray[np.uint8], found: tuple[CardQuad, ...],
+            config: DetectConfig | None = None) -> tuple[CardQuad, ...]:
+    """Card outlines proposed from straight edges where no card was found: a card whose outline
+    is open (touching another card, on a table of its own colour, under glare) still shows two
+    adjacent sides meeting at a corner.
+
+    Straight segments of the edge map (outside the cards already found) are paired into corners;
+    each corner is completed to a quad of the photo's typical card size (the median of ``found``)
+    and its two unseen sides are moved onto edges along them where there are some (see
+    :func:`_repair`). The proposals are unverified: the reader keeps one only when it shows a
+    whole grid of outlined cells.
+
+    Parameters
+    ----------
+    image : (H, W, 3) uint8 array
+        BGR photo.
+    found : tuple of CardQuad
+        The cards found by :func:`detect`; nothing is proposed without a complete one.
+    config : DetectConfig, optional
+
+    Returns
+    -------
+    tuple of CardQuad
+        Complete card proposals, best supported first, at most ``propose_max``.
+    """
+    cfg = config or default_config()
+    full = [q for q in found if not q.partial]
+    if not full:
+        return ()
+    h, w = image.shape[:2]
+    max_side, blur, low, high, dilate = cfg.passes[cfg.propose_pass]
+    f = min(1.0, max_side / max(h, w))
+    small = (image if f >= 1.0
+             else cv2.resize(image, (round(w * f), round(h * f)), interpolation=cv2.INTER_AREA))
+    edges = _edges(small, blur, low, high, int(dilate))
+    sh, sw = edges.shape
+    med = float(np.median([q.area for q in full])) * f * f
+    short, long_ = np.sqrt(med * 63.0 / 88.0), np.sqrt(med * 88.0 / 63.0)
+    # the cards already found explain their own edges
+    taken = np.zeros_like(edges)
+    for q in found:
+        cv2.fillPoly(taken, [np.round((q.corners + 0.5) * f - 0.5).astype(np.int32)], 255)
+    taken = cv2.dilate(taken, np.ones((5, 5), np.uint8))
+    near = cv2.dilate(edges, np.ones((3, 3), np.uint8)) > 0
+    free = edges.copy()
+    free[taken > 0] = 0
+    cv2.rectangle(free, (0, 0), (sw - 1, sh - 1), 0, 2)  # the image border is no card side
+    seg = _segments(free, cfg.propose_min_side * short)
+    if len(seg) < 2:
+        return ()
+    length = np.hypot(seg[:, 2] - seg[:, 0], seg[:, 3] - seg[:, 1])
+    seg = seg[np.argsort(-length)[:cfg.propose_segments]]  # the longest: a card's sides are long
+    a, b = seg[:, :2], seg[:, 2:]
+    u = (b - a) / np.hypot(*(b - a).T)[:, None]
+    gap = cfg.propose_gap * short
+    # pairs of segments meeting at a card corner's angle (a right angle seen at a slant)
+    lo_ang, hi_ang = np.radians(cfg.propose_angle_deg)
+    cos = u @ u.T
+    pairs = np.argwhere(np.triu((cos <= np.cos(lo_ang)) & (cos >= np.cos(hi_ang)), 1))
+    cands: list[tuple[float, NDArray[np.float64]]] = []
+    for i, j in pairs:
+        p = _intersect(a[i], u[i], a[j], u[j])
+        if p is None:
+            continue
+        # each segment reaches the corner (within gap) and runs away from it by a leg; a
+        # segment running on through the corner (merged with a table edge) gives a leg each way
+        legs: list[list[tuple[NDArray[np.float64], float]]] = []
+        for k in (i, j):
+            t = sorted((float((a[k] - p) @ u[k]), float((b[k] - p) @ u[k])))
+            legs.append([(sign * u[k], reach) for sign, reach, start in ((1.0, t[1], t[0]),
+                                                                          (-1.0, -t[0], -t[1]))
+                         if start <= gap and reach >= cfg.propose_min_side * short])
+        for ui, li in legs[0]:
+            for uj, lj in legs[1]:
+                # the longer leg runs along the card's long side
+                si, sj = (long_, short) if li / long_ >= lj / short else (short, long_)
+                quad = np.array([p, p + si * ui, p + si * ui + sj * uj, p + sj * uj])
+                if (quad.min() < 0) or (quad[:, 0].max() > sw - 1) or (quad[:, 1].max() > sh - 1):
+                    continue
+                quad = _clockwise(quad)
+                fixed = _repair(near, quad, cfg)
+                quad = fixed if fixed is not None else quad
+                support = _sides_support(near, quad, cfg)
+                # an open outline has lost at most one side; the table's own lines (wood
+                # grain, a cloth's weave) run one way and support two opposite sides at most
+                inside = quad.min() >= 0 and quad[:, 0].max() <= sw - 1 and quad[:, 1].max() <= sh - 1
+                if inside and int(np.sum(support >= cfg.side_support)) >= 3:
+                    cands.append((float(support.mean()), quad))
+    cands.sort(key=lambda t: -t[0])
+    kept: list[NDArray[np.float64]] = []
+    known = [(q.corners + 0.5) * f - 0.5 for q in found]
+    for _, quad in cands:
+        area = float(cv2.contourArea(quad.astype(np.float32)))
+        if any(_overlap(quad, k) > cfg.propose_overlap * area for k in known):
+            continue
+        if any(_overlap(quad, k) > cfg.nest_overlap * area for k in kept):
+            continue
+        kept.append(quad)
+        if len(kept) >= cfg.propose_max:
+            break
+    return tuple(CardQuad((q + 0.5) / f - 0.5, False, float(cv2.contourArea(q.astype(np.float32))) / (f * f))
+                 for q in kept)

@@ -49,6 +49,7 @@ class GridConfig:
     refit_shift: float
     refit_steps: int
     fit_gain: float
+    quiet_inside: float
 
 
 @cache
@@ -643,3 +644,43 @@ def layout_fits(lines: FaceLines, grid: Grid, layouts: NDArray[np.bool_],
     total = m_on + m_off
     fit = np.where(total > 0, (m_on - m_off) / np.where(total > 0, total, 1.0), -1.0)
     return np.where(n_on > 0, fit, -1.0)
+
+
+def inside_lines(lines: FaceLines, grid: Grid, config: GridConfig | None = None) -> float:
+    """How much straight dark line the cells hold inside, against their outlines.
+
+    Printed cells are outlined boxes of plain fill around a symbol; a table's texture (wood
+    grain, a cloth's weave) draws lines everywhere. The measure is the median over the cells of
+    the mean line response (the larger of :attr:`FaceLines.hmap` and :attr:`FaceLines.vmap`) in
+    each cell's inside, ``side_trim`` of its side in from each outline, divided by the median
+    outline strength of the cells' sides. A card's cells give well under ``quiet_inside``.
+
+    Parameters
+    ----------
+    lines : FaceLines
+        From :func:`face_lines` of the face.
+    grid : Grid
+
+    Returns
+    -------
+    float
+        ``inf`` when no outline is measured.
+    """
+    cfg = config or default_config()
+    both = np.maximum(lines.hmap, lines.vmap)
+    t = cfg.side_trim
+    inside = []
+    for r in range(grid.shape[0]):
+        for c in range(grid.shape[1]):
+            x0, y0, x1, y1 = grid.cell_box(r, c)
+            dx, dy = t * (x1 - x0), t * (y1 - y0)
+            ya, yb = max(0, round(y0 + dy)), max(0, round(y1 - dy))
+            xa, xb = max(0, round(x0 + dx)), max(0, round(x1 - dx))
+            patch = both[ya:yb, xa:xb]
+            if patch.size:
+                inside.append(float(patch.mean()))
+    horiz, vert, ok_h, ok_v = _side_strengths(lines.hsum, lines.vsum, grid.xs, grid.ys, t)
+    side = float(np.median(np.concatenate([horiz[ok_h], vert[ok_v]]))) if ok_h.any() or ok_v.any() else 0.0
+    if side <= 0 or not inside:
+        return float("inf")
+    return float(np.median(inside)) / side

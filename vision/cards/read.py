@@ -216,6 +216,22 @@ def _finish(p: _Prepared, templates: dict[str, NDArray[np.bool_]], cfg: CardsCon
 
 
 
+def _shared(a: detect_mod.CardQuad, b: detect_mod.CardQuad) -> float:
+    """The overlap of two quads as a share of the smaller one."""
+    inter, _ = cv2.intersectConvexConvex(a.corners.astype(np.float32), b.corners.astype(np.float32))
+    return float(inter) / max(1e-9, min(a.area, b.area))
+
+
+def _shows_grid(image: NDArray[np.uint8], quad: detect_mod.CardQuad, cfg: CardsConfig) -> bool:
+    """Whether a proposed quad's face shows a whole grid of outlined cells with quiet insides
+    (what every map card has, and a table's texture has not)."""
+    face = rectify_mod.rectify(image, quad.corners, cfg.rectify)
+    lines = grid_mod.face_lines(face.image, cfg.rectify.px_per_mm, cfg.grid)
+    grids = grid_mod.locate_grids(face.image, cfg.rectify.px_per_mm, cfg.grid, lines=lines)
+    return (bool(grids) and grids[0].whole
+            and grid_mod.inside_lines(lines, grids[0], cfg.grid) <= cfg.grid.quiet_inside)
+
+
 def read_one(image: NDArray[np.uint8], quad: detect_mod.CardQuad, catalog: Catalog,
              cfg: CardsConfig) -> CardReading | None:
     """Read one detected card; ``None`` when the quad shows no grid of cells (not a map card).
@@ -254,9 +270,21 @@ def read(image: NDArray[np.uint8], catalog: Catalog | None = None,
     # first every card up to its marks, so that each symbol's print is learnt from all the
     # cards of the photo (pen strokes differ from cell to cell; the print does not)
     found: list[CardReading | _Prepared] = []
-    for quad in detect_mod.detect(image, cfg.detect) if quads is None else quads:
+    outlined = detect_mod.detect(image, cfg.detect) if quads is None else quads
+    ok = [detect_mod.plausible(q, cfg.detect) for q in outlined]
+    trusted = tuple(q for q, good in zip(outlined, ok, strict=True) if good)
+    # cards whose outline is open, proposed from two sides meeting at a corner where no plausible
+    # card was found: each is a card only when its face shows a whole grid with quiet cells
+    proposed = [q for q in detect_mod.propose(image, trusted, cfg.detect) if _shows_grid(image, q, cfg)]
+    for quad, good in zip(outlined, ok, strict=True):
+        if not good and any(_shared(quad, q) > cfg.detect.nest_overlap for q in proposed):
+            continue  # a quad with a borrowed side gives way to the card proposed in its place
         p = _prepare(image, quad, cat, cfg)
         if p is not None:
+            found.append(p)
+    for quad in proposed:
+        p = _prepare(image, quad, cat, cfg)
+        if isinstance(p, _Prepared):
             found.append(p)
     templates = _templates([p for p in found if isinstance(p, _Prepared)], cfg)
     return [_finish(p, templates, cfg) if isinstance(p, _Prepared) else p for p in found]

@@ -1,0 +1,101 @@
+"""Cards whose outline is open, proposed from two sides meeting at a corner and kept only when
+their face shows a whole grid with quiet cells."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision.cards import detect as detect_mod
+from vision.cards import grid as grid_mod
+from vision.cards.read import CardsConfig, read
+
+PX_MM = 2.0  # photo pixels per mm
+TABLE = (120, 125, 130)
+
+
+def _grid(img: np.ndarray, x0: float, y0: float, cell: float, n: int) -> None:
+    """An n x n grid of light cells with dark outlines, top-left at (x0, y0)."""
+    x1, y1 = round(x0 + n * cell), round(y0 + n * cell)
+    cv2.rectangle(img, (round(x0), round(y0)), (x1, y1), (215, 225, 230), -1)
+    for k in range(n + 1):
+        cv2.line(img, (round(x0 + k * cell), round(y0)), (round(x0 + k * cell), y1), (30, 30, 30), 2)
+        cv2.line(img, (round(x0), round(y0 + k * cell)), (x1, round(y0 + k * cell)), (30, 30, 30), 2)
+
+
+def _scene(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A 640x480 table with two 63x88 mm cards: one outlined all round, one of the table's own
+    colour whose right side is lost and whose bottom side lies on a long line across the table
+    (its outline is no closed loop). Returns the image and both cards' corners ``(4, 2)``."""
+    img = np.full((480, 640, 3), TABLE, np.uint8)
+    w, h = 63 * PX_MM, 88 * PX_MM
+    a = np.array([[60, 120], [60 + w, 120], [60 + w, 120 + h], [60, 120 + h]])
+    cv2.fillPoly(img, [a.astype(np.int32)], (160, 90, 40))
+    _grid(img, 60 + 16 * PX_MM, 120 + 30 * PX_MM, 10 * PX_MM, 3)
+    b = np.array([[380, 120], [380 + w, 120], [380 + w, 120 + h], [380, 120 + h]])
+    _grid(img, 380 + 16 * PX_MM, 120 + 30 * PX_MM, 10 * PX_MM, 3)
+    for i in (0, 1):  # the left and top sides: thin dark edges
+        cv2.line(img, tuple(int(v) for v in b[i - 1]), tuple(int(v) for v in b[i]), (70, 70, 70), 1)
+    cv2.line(img, (250, int(b[2, 1])), (600, int(b[2, 1])), (70, 70, 70), 1)  # the table's line
+    noise = rng.normal(0.0, 2.0, img.shape)
+    return np.clip(img + noise, 0, 255).astype(np.uint8), a, b
+
+
+def _near(quad: np.ndarray, corners: np.ndarray, tol: float) -> bool:
+    return any(np.abs(np.roll(quad, k, axis=0) - corners).max() <= tol for k in range(4))
+
+
+def test_open_outline_is_proposed_from_its_corner() -> None:
+    img, a, b = _scene(np.random.default_rng(11))
+    found = detect_mod.detect(img)
+    assert any(_near(q.corners, a, 6.0) for q in found)
+    assert not any(_near(q.corners, b, 12.0) for q in found)  # the path this test is about
+    # the chain of the open outline and the table's line makes a quad with a borrowed side
+    trusted = tuple(q for q in found if detect_mod.plausible(q))
+    assert len(trusted) == 1 and _near(trusted[0].corners, a, 6.0)
+    proposed = detect_mod.propose(img, trusted)
+    assert any(_near(q.corners, b, 6.0) for q in proposed)
+    # nothing is proposed over a card already found
+    assert not any(_near(q.corners, a, 20.0) for q in proposed)
+
+
+def test_nothing_proposed_without_a_found_card() -> None:
+    img, _, _ = _scene(np.random.default_rng(12))
+    assert detect_mod.propose(img, ()) == ()
+
+
+def _face_with(texture: bool, rng: np.random.Generator) -> np.ndarray:
+    cfg = CardsConfig().rectify
+    ppm = cfg.px_per_mm
+    h, w = round(cfg.card_mm[1] * ppm), round(cfg.card_mm[0] * ppm)
+    face = np.full((h, w, 3), (90, 140, 60), np.uint8)
+    if texture:  # wood grain: dark lines in one direction all over, crossed by a few
+        for y in range(0, h, round(3 * ppm)):
+            cv2.line(face, (0, y), (w - 1, y + int(rng.integers(-3, 4))), (40, 70, 40), 2)
+        for x in range(0, w, round(12 * ppm)):
+            cv2.line(face, (x, 0), (x, h - 1), (40, 70, 40), 2)
+    else:
+        _grid(face, 16 * ppm, 30 * ppm, 12 * ppm, 3)
+    return face
+
+
+def test_cells_of_a_card_are_quiet_and_a_table_texture_is_not() -> None:
+    rng = np.random.default_rng(13)
+    cfg = CardsConfig()
+    ppm = cfg.rectify.px_per_mm
+    quiet = []
+    for texture in (False, True):
+        face = _face_with(texture, rng)
+        lines = grid_mod.face_lines(face, ppm, cfg.grid)
+        grids = grid_mod.locate_grids(face, ppm, cfg.grid, lines=lines)
+        assert grids
+        quiet.append(grid_mod.inside_lines(lines, grids[0], cfg.grid))
+    assert quiet[0] <= cfg.grid.quiet_inside < quiet[1]
+
+
+def test_reader_keeps_the_proposed_card_in_place_of_the_borrowed_quad() -> None:
+    img, a, b = _scene(np.random.default_rng(11))
+    found = read(img)
+    assert len(found) == 2
+    assert any(_near(np.array(r.corners), a, 6.0) for r in found)
+    assert any(_near(np.array(r.corners), b, 6.0) for r in found)
