@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 
 from vision.cards.grid import Grid
-from vision.cards.marks import PrintTemplates, cell_ink, default_config, print_templates, read_marks
+from vision.cards.marks import CellInk, PrintTemplates, cell_ink, default_config, print_templates, read_marks
 
 S = 48  # cell size in face pixels
 PAPER = (235, 235, 235)
@@ -110,3 +110,21 @@ def test_dark_pen_over_a_symbol_of_its_own_hue_is_residual_ink() -> None:
     cfg = default_config()
     assert ink.centre_res[0, 1] - max(ink.centre_res[0, 0], ink.centre_res[0, 2]) >= cfg.symbol_hi[0]
     assert read_marks(face, grid, printed, ink=ink).state[0].tolist() == [0, 1, 0]
+
+
+def test_corners_a_symbols_print_leaves_clear_are_learnt_from_two_clean_cells() -> None:
+    # five coins in a photo, three of them crossed out to their corners: the print's clear
+    # corners are those two of its cells show, not the typical of a mostly marked class
+    n = 5
+    corner = np.array([[1.0, 1.0, 1.0, 0.0, 0.0]])
+    z = np.zeros((1, n))
+    masks = np.zeros((1, n, default_config().mask_px, default_config().mask_px), bool)
+    ink = CellInk(z, z, z, z, z, z, z, z, masks, corner)
+    printed = np.array([["C"] * n])
+    tpl = print_templates([(ink, printed)])
+    assert tpl.typical["C"][2] == 0.0
+    face, grid = _face(n)
+    assert read_marks(face, grid, printed, templates=tpl, ink=ink).state[0].tolist() == [1, 1, 1, 0, 0]
+    # one clean cell alone proves nothing: a misread cell is no print
+    lone = CellInk(z, z, z, z, z, z, z, z, masks, np.array([[1.0, 1.0, 1.0, 1.0, 0.0]]))
+    assert print_templates([(lone, printed)]).typical["C"][2] == 1.0
