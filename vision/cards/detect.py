@@ -458,7 +458,7 @@ def _segments(edges: NDArray[np.uint8], min_len: float) -> NDArray[np.float64]:
 
 
 def propose(image: NDArray[np.uint8], found: tuple[CardQuad, ...],
-            config: DetectConfig | None = None) -> tuple[CardQuad, ...]:
+            config: DetectConfig | None = None, borrowed: tuple[CardQuad, ...] = ()) -> tuple[CardQuad, ...]:
     """Card outlines proposed from straight edges where no card was found: a card whose outline
     is open (touching another card, on a table of its own colour, under glare) still shows two
     adjacent sides meeting at a corner.
@@ -476,6 +476,9 @@ def propose(image: NDArray[np.uint8], found: tuple[CardQuad, ...],
     found : tuple of CardQuad
         The cards found by :func:`detect`; nothing is proposed without a complete one.
     config : DetectConfig, optional
+    borrowed : tuple of CardQuad
+        Quads that are no card as they stand (see :func:`plausible`): their sides that run along
+        edges are true sides of something, and join the segments.
 
     Returns
     -------
@@ -505,10 +508,17 @@ def propose(image: NDArray[np.uint8], found: tuple[CardQuad, ...],
     free[taken > 0] = 0
     cv2.rectangle(free, (0, 0), (sw - 1, sh - 1), 0, 2)  # the image border is no card side
     seg = _segments(free, cfg.propose_min_side * short)
-    if len(seg) < 2:
-        return ()
     length = np.hypot(seg[:, 2] - seg[:, 0], seg[:, 3] - seg[:, 1])
     seg = seg[np.argsort(-length)[:cfg.propose_segments]]  # the longest: a card's sides are long
+    sides = []
+    for q in borrowed:
+        c = (q.corners + 0.5) * f - 0.5
+        sides += [np.concatenate([c[k], c[(k + 1) % 4]]) for k, sup in enumerate(_sides_support(near, c, cfg))
+                  if sup >= cfg.side_support]
+    if sides:
+        seg = np.concatenate([np.array(sides), seg])
+    if len(seg) < 2:
+        return ()
     a, b = seg[:, :2], seg[:, 2:]
     u = (b - a) / np.hypot(*(b - a).T)[:, None]
     gap = cfg.propose_gap * short

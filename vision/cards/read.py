@@ -275,7 +275,9 @@ def read(image: NDArray[np.uint8], catalog: Catalog | None = None,
     trusted = tuple(q for q, good in zip(outlined, ok, strict=True) if good)
     # cards whose outline is open, proposed from two sides meeting at a corner where no plausible
     # card was found: each is a card only when its face shows a whole grid with quiet cells
-    proposed = [q for q in detect_mod.propose(image, trusted, cfg.detect) if _shows_grid(image, q, cfg)]
+    borrowed = tuple(q for q, good in zip(outlined, ok, strict=True) if not good)
+    proposed = [q for q in detect_mod.propose(image, trusted, cfg.detect, borrowed)
+                if _shows_grid(image, q, cfg)]
     for quad, good in zip(outlined, ok, strict=True):
         if not good and any(_shared(quad, q) > cfg.detect.nest_overlap for q in proposed):
             continue  # a quad with a borrowed side gives way to the card proposed in its place

@@ -99,3 +99,16 @@ def test_reader_keeps_the_proposed_card_in_place_of_the_borrowed_quad() -> None:
     assert len(found) == 2
     assert any(_near(np.array(r.corners), a, 6.0) for r in found)
     assert any(_near(np.array(r.corners), b, 6.0) for r in found)
+
+
+def test_sides_of_a_borrowed_quad_seed_the_corner(monkeypatch) -> None:
+    img, _, b = _scene(np.random.default_rng(11))
+    trusted = tuple(q for q in detect_mod.detect(img) if detect_mod.plausible(q))
+    # the card's top and left sides with the table's line as its bottom: a side is borrowed
+    corners = np.array([b[0], b[1], [560.0, b[2, 1]], b[3]])
+    borrowed = detect_mod.CardQuad(corners, False, float(cv2.contourArea(corners.astype(np.float32))))
+    assert not detect_mod.plausible(borrowed)
+    # no straight segment of its own: only the borrowed quad's sides along edges are left
+    monkeypatch.setattr(detect_mod, "_segments", lambda edges, min_len: np.zeros((0, 4)))
+    assert detect_mod.propose(img, trusted) == ()
+    assert any(_near(q.corners, b, 6.0) for q in detect_mod.propose(img, trusted, borrowed=(borrowed,)))
