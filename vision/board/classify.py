@@ -161,7 +161,8 @@ def _refine_on_light_tokens(x: NDArray[np.float64], sat: NDArray[np.bool_], best
 
 
 def split_light_tokens(x: NDArray[np.float64], best: NDArray[np.intp], fit: NDArray[np.bool_],
-                       model: TokenModel, shift: NDArray[np.float64], prior: float) -> NDArray[np.intp]:
+                       model: TokenModel, shift: NDArray[np.float64], prior: float,
+                       pearls: int = 2, whites: int = 4) -> NDArray[np.intp]:
     """Decide white against pearl jointly for the light tokens of one board.
 
     A pearl is a white token with a pinkish tint, a difference as small as the error of the
@@ -179,6 +180,8 @@ def split_light_tokens(x: NDArray[np.float64], best: NDArray[np.intp], fit: NDAr
     model : TokenModel
     shift : (3,) float64 the light's log-gain shift
     prior : float
+    pearls, whites : int
+        How many pearls and whites the game has left for these spots (others already read).
 
     Returns
     -------
@@ -191,7 +194,7 @@ def split_light_tokens(x: NDArray[np.float64], best: NDArray[np.intp], fit: NDAr
     iw, ip = kinds.index("W"), kinds.index("P")
     light = fit & ((best == iw) | (best == ip))
     n = int(light.sum())
-    if n == 0 or n > 6:
+    if n == 0 or n > max(0, pearls) + max(0, whites):
         return best
     means = np.asarray(model.means, np.float64)
     mw = chroma(means[iw])
@@ -199,7 +202,7 @@ def split_light_tokens(x: NDArray[np.float64], best: NDArray[np.intp], fit: NDAr
     t = (chroma(x[light] - shift) - mw) @ v / max(float(v @ v), 1e-9)
     order = np.argsort(-t)
     best_cost, best_lab = np.inf, np.zeros(n)
-    for j in range(max(0, n - 4), min(2, n) + 1):
+    for j in range(max(0, n - max(0, whites)), min(max(0, pearls), n) + 1):
         lab = np.zeros(n)
         lab[order[:j]] = 1.0
         r = t - lab
@@ -242,7 +245,7 @@ def assign_with_supply(d: NDArray[np.float64], supply: NDArray[np.float64]) -> N
 
 def relabel_one_clipped(x: NDArray[np.float64], best: NDArray[np.intp], fit: NDArray[np.bool_],
                         sat: NDArray[np.bool_], model: TokenModel, shift: NDArray[np.float64],
-                        cfg: BoardConfig) -> NDArray[np.intp]:
+                        cfg: BoardConfig) -> tuple[NDArray[np.intp], NDArray[np.bool_]]:
     """White against pearl for light tokens with one clipped channel, by the other two.
 
     A clipped channel's value is only a lower bound, so its part of the tint is unknown; the
@@ -264,16 +267,18 @@ def relabel_one_clipped(x: NDArray[np.float64], best: NDArray[np.intp], fit: NDA
 
     Returns
     -------
-    (N,) intp array
+    labels : (N,) intp array
+    decided : (N,) bool array, the spots decided here
     """
     kinds = "".join(model.kinds)
+    decided = np.zeros(len(best), bool)
     if "W" not in kinds or "P" not in kinds:
-        return best
+        return best, decided
     iw, ip = kinds.index("W"), kinds.index("P")
     light = fit & ((best == iw) | (best == ip))
     one = light & (sat.sum(axis=1) == 1)
     if not one.any():
-        return best
+        return best, decided
     means = np.asarray(model.means, np.float64)
     out = best.copy()
     scores: list[tuple[float, int]] = []
@@ -286,13 +291,14 @@ def relabel_one_clipped(x: NDArray[np.float64], best: NDArray[np.intp], fit: NDA
         t = ((x[i, a] - shift[a]) - (x[i, b] - shift[b]) - rw) / (rp - rw)  # 0 white, 1 pearl
         if abs(t - 0.5) >= cfg.clip_ratio_margin:
             out[i] = iw
+            decided[i] = True
             scores.append((float(t), int(i)))
-    room = cfg.supply.count("P") - int((out[light] == ip).sum())
+    room = cfg.supply.count("P") - int((out[light & ~decided & ~one] == ip).sum())
     for t, i in sorted(scores, reverse=True):
         if t > 0.5 and room > 0:
             out[i] = ip
             room -= 1
-    return out
+    return out, decided
 
 
 def _clipped_light(d: NDArray[np.float64], best: NDArray[np.intp], sat: NDArray[np.bool_],
@@ -408,8 +414,11 @@ def classify(samples: SpotSamples, model: TokenModel, cfg: BoardConfig) -> Class
         d_empty = dist(e - np.median(e[seeds], axis=0))
         empty = (d_empty < cfg.empty_cluster_distance) & flat & boardlike
         clustered = empty.copy()
-    # a spot without its edge is empty only when it looks like the board's clear empty spots (a
-    # faintly printed empty place); otherwise something covers it
+    # a spot without its edge is empty only when it looks like the board's clear empty spots and
+    # shows some of their edge (a faintly printed empty place); otherwise something covers it
+    if clustered.any() and samples.ring is not None:
+        ring = samples.ring.reshape(25)
+        clustered &= ring >= cfg.ring_missing * float(np.median(ring[seeds]))
     empty &= ~covered & (~ringless | clustered)
     covered |= ringless & ~empty
     letters[empty] = "."
@@ -472,9 +481,15 @@ def classify(samples: SpotSamples, model: TokenModel, cfg: BoardConfig) -> Class
         # the board holds at most the game's tokens of each kind: the readable spots are assigned
         # jointly, so a fifth "white" goes to the kind it resembles next (a pearl, typically)
         best[fit] = assign_with_supply(d[fit], supply)
-        # a clipped channel hides part of a light token's tint: only unclipped spots are split
-        best = split_light_tokens(x[tokens], best, fit & ~sat[tokens].any(axis=1), model, shift, prior)
-        best = relabel_one_clipped(x[tokens], best, fit, sat[tokens], model, shift, cfg)
+        # a clipped channel hides part of a light token's tint: light tokens with one clipped
+        # channel are told by the other two when those decide, and the unclipped ones are split
+        # among the pearls and whites left
+        best, decided = relabel_one_clipped(x[tokens], best, fit, sat[tokens], model, shift, cfg)
+        kinds_all = "".join(model.kinds)
+        left = {k: cfg.supply.count(k) - (int((best[decided] == kinds_all.index(k)).sum())
+                                          if k in kinds_all else 0) for k in "PW"}
+        best = split_light_tokens(x[tokens], best, fit & ~sat[tokens].any(axis=1), model, shift, prior,
+                                  pearls=left["P"], whites=left["W"])
         d1 = d[np.arange(len(d)), best]
         d2 = np.where(np.arange(d.shape[1])[None, :] == best[:, None], np.inf, d).min(axis=1)
         limit = cfg.reject_distance + cfg.spread_weight * spreads[best]

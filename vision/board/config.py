@@ -103,6 +103,7 @@ class BoardConfig:
     spread_weight: float
     ring_edge_fracs: tuple[float, ...]
     ring_missing: float
+    ring_edge_shift: float
     ring_min_group: int
     clip_ratio_min: float
     clip_ratio_margin: float

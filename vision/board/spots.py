@@ -8,6 +8,7 @@ radius for the strongest circular (radial, not tangential) edges on the 25 rings
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass
 
@@ -191,10 +192,13 @@ def sample_spots(rect: NDArray[np.uint8], grid: Grid, cfg: BoardConfig) -> SpotS
     ang = np.linspace(0, 2 * math.pi, 2 * cfg.ring_samples, endpoint=False)
     cs, sn = np.cos(ang), np.sin(ang)
     ring = np.full(25, -np.inf)
-    for f in cfg.ring_edge_fracs:
+    step = cfg.ring_edge_shift * grid.radius
+    cxy = grid.centres.reshape(25, 1, 2)
+    # the best of a few radii and small shifts: the lattice may sit a little off a spot
+    for f, ox, oy in itertools.product(cfg.ring_edge_fracs, (-step, 0.0, step), (-step, 0.0, step)):
         rr = f * grid.radius
-        qx = np.clip(np.round(grid.centres.reshape(25, 1, 2)[..., 0] + rr * cs).astype(np.int32), 0, size - 1)
-        qy = np.clip(np.round(grid.centres.reshape(25, 1, 2)[..., 1] + rr * sn).astype(np.int32), 0, size - 1)
+        qx = np.clip(np.round(cxy[..., 0] + ox + rr * cs).astype(np.int32), 0, size - 1)
+        qy = np.clip(np.round(cxy[..., 1] + oy + rr * sn).astype(np.int32), 0, size - 1)
         vx, vy = gx[qy, qx], gy[qy, qx]
         edge = np.median(np.abs(vx * cs + vy * sn) - np.abs(-vx * sn + vy * cs), axis=1)
         ring = np.maximum(ring, edge)

@@ -180,11 +180,11 @@ def test_a_light_token_with_one_clipped_channel_is_told_by_the_other_two() -> No
     x = np.stack([means[ip], means[iw]]) + 0.05
     sat = np.array([[False, False, True], [False, False, True]])
     # read the wrong way round so far
-    out = relabel_one_clipped(x, np.array([iw, ip]), np.ones(2, bool), sat, model, np.zeros(3), cfg)
+    out, _ = relabel_one_clipped(x, np.array([iw, ip]), np.ones(2, bool), sat, model, np.zeros(3), cfg)
     assert out.tolist() == [ip, iw]
     # with both pearls already read elsewhere, the pearl-like spot stays white
     x3 = np.vstack([x, means[ip], means[ip]])
     sat3 = np.vstack([sat, np.zeros((2, 3), bool)])
     best3 = np.array([iw, iw, ip, ip])
-    out3 = relabel_one_clipped(x3, best3, np.ones(4, bool), sat3, model, np.zeros(3), cfg)
+    out3, _ = relabel_one_clipped(x3, best3, np.ones(4, bool), sat3, model, np.zeros(3), cfg)
     assert out3.tolist() == [iw, iw, ip, ip]
