@@ -188,3 +188,22 @@ def test_a_light_token_with_one_clipped_channel_is_told_by_the_other_two() -> No
     best3 = np.array([iw, iw, ip, ip])
     out3, _ = relabel_one_clipped(x3, best3, np.ones(4, bool), sat3, model, np.zeros(3), cfg)
     assert out3.tolist() == [iw, iw, ip, ip]
+
+
+def test_a_light_token_clipped_in_two_channels_is_unknown_unless_the_supply_decides() -> None:
+    from vision.board.classify import _clipped_light
+
+    cfg = default_config()
+    model = default_model()
+    iw, ip = model.kinds.index("W"), model.kinds.index("P")
+    # both fit alike: white and pearl cannot be told apart
+    d = np.full((3, len(model.kinds)), 1.0)
+    d[:, iw] = d[:, ip] = 0.1
+    sat = np.array([[True, True, True], [False, False, False], [False, False, False]])
+    best = np.array([iw, iw, iw])
+    assert _clipped_light(d, best, sat, model, cfg).tolist() == [True, False, False]
+    # both pearls are read clearly elsewhere: the clipped light token is a white
+    assert not _clipped_light(d, np.array([iw, ip, ip]), sat, model, cfg).any()
+    # one clipped channel still leaves two to tell them by
+    sat1 = np.array([[False, False, True], [False, False, False], [False, False, False]])
+    assert not _clipped_light(d, best, sat1, model, cfg).any()

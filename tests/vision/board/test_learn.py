@@ -30,6 +30,22 @@ def test_json_round_trip() -> None:
     assert np.allclose(back.means, model.means, atol=1e-4)
 
 
+def test_gains_round_trip_and_set_each_channels_noise_floor_and_clip_level() -> None:
+    import dataclasses
+
+    model = dataclasses.replace(default_model(), gains=(2.5, 1.25, 0.8))
+    back = TokenModel.from_json(json.loads(json.dumps(model.to_json())))
+    assert back.gains == pytest.approx((2.5, 1.25, 0.8))
+    # the camera's noise floor scales with the gain; a channel turned down by the correction
+    # shows the camera's clipping below the image's full scale
+    assert back.channel_eps(0.02) == pytest.approx([0.05, 0.025, 0.016])
+    assert back.clip_levels(0.96) == pytest.approx([0.96, 0.96, 0.768])
+    plain = default_model()
+    assert plain.gains is None and TokenModel.from_json(plain.to_json()).gains is None
+    assert plain.channel_eps(0.02) == pytest.approx([0.02] * 3)
+    assert plain.clip_levels(0.96) == pytest.approx([0.96] * 3)
+
+
 @pytest.mark.parametrize(("doc", "field"), [
     ([], "token_model"),
     ({"kinds": "WX", "means": [], "spreads": []}, "token_model.kinds"),
@@ -38,6 +54,10 @@ def test_json_round_trip() -> None:
     ({"kinds": "WU", "means": [[0, 0, 0], [0, 0, 0]], "spreads": [0]}, "token_model.spreads"),
     ({"kinds": "WU", "means": [[0, 0, 0], [0, 0, 0]], "spreads": [0, 0], "calibrated": "yes"},
      "token_model.calibrated"),
+    ({"kinds": "WU", "means": [[0, 0, 0], [0, 0, 0]], "spreads": [0, 0], "gains": [1, 0, 1]},
+     "token_model.gains"),
+    ({"kinds": "WU", "means": [[0, 0, 0], [0, 0, 0]], "spreads": [0, 0], "gains": [1, 1]},
+     "token_model.gains"),
 ])
 def test_bad_models_name_the_field(doc: object, field: str) -> None:
     with pytest.raises(TokenModelError, match=field):
