@@ -15,6 +15,7 @@ corner, in the places no plausible card (:func:`plausible`) explains, for the re
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 
@@ -458,7 +459,8 @@ def _segments(edges: NDArray[np.uint8], min_len: float) -> NDArray[np.float64]:
 
 
 def propose(image: NDArray[np.uint8], found: tuple[CardQuad, ...],
-            config: DetectConfig | None = None, borrowed: tuple[CardQuad, ...] = ()) -> tuple[CardQuad, ...]:
+            config: DetectConfig | None = None, borrowed: tuple[CardQuad, ...] = (),
+            accept: Callable[[CardQuad], bool] | None = None) -> tuple[CardQuad, ...]:
     """Card outlines proposed from straight edges where no card was found: a card whose outline
     is open (touching another card, on a table of its own colour, under glare) still shows two
     adjacent sides meeting at a corner.
@@ -477,8 +479,15 @@ def propose(image: NDArray[np.uint8], found: tuple[CardQuad, ...],
         The cards found by :func:`detect`; nothing is proposed without a complete one.
     config : DetectConfig, optional
     borrowed : tuple of CardQuad
-        Quads that are no card as they stand (see :func:`plausible`): their sides that run along
-        edges are true sides of something, and join the segments.
+        Quads that are no card as they stand (a side borrowed, see :func:`plausible`, or no grid
+        on the face): their sides that run along edges are true sides of something and join the
+        segments. The edges inside a card-shaped one are its own (an expedition card's art, a
+        part of a card closed off by its grid box); one with a borrowed side spans edges of
+        something else.
+    accept : callable, optional
+        ``accept(quad) -> bool``: the verification of a proposal, asked best proposal first
+        (at most ``propose_max`` times); a rejected proposal takes no place from another one
+        (only the same quad, within ``inner_share`` of its area, is not asked again).
 
     Returns
     -------
@@ -500,7 +509,7 @@ def propose(image: NDArray[np.uint8], found: tuple[CardQuad, ...],
     short, long_ = np.sqrt(med * 63.0 / 88.0), np.sqrt(med * 88.0 / 63.0)
     # the cards already found explain their own edges
     taken = np.zeros_like(edges)
-    for q in found:
+    for q in found + tuple(q for q in borrowed if plausible(q, cfg)):
         cv2.fillPoly(taken, [np.round((q.corners + 0.5) * f - 0.5).astype(np.int32)], 255)
     taken = cv2.dilate(taken, np.ones((5, 5), np.uint8))
     near = cv2.dilate(edges, np.ones((3, 3), np.uint8)) > 0
@@ -557,15 +566,25 @@ def propose(image: NDArray[np.uint8], found: tuple[CardQuad, ...],
                     cands.append((float(support.mean()), quad))
     cands.sort(key=lambda t: -t[0])
     kept: list[NDArray[np.float64]] = []
+    out: list[CardQuad] = []
     known = [(q.corners + 0.5) * f - 0.5 for q in found]
+    rejected: list[NDArray[np.float64]] = []
+    asked = 0
     for _, quad in cands:
         area = float(cv2.contourArea(quad.astype(np.float32)))
         if any(_overlap(quad, k) > cfg.propose_overlap * area for k in known):
             continue
         if any(_overlap(quad, k) > cfg.nest_overlap * area for k in kept):
             continue
-        kept.append(quad)
-        if len(kept) >= cfg.propose_max:
+        if any(_overlap(quad, k) > cfg.inner_share * area for k in rejected):
+            continue  # all but the same quad as one rejected
+        if asked >= cfg.propose_max:
             break
-    return tuple(CardQuad((q + 0.5) / f - 0.5, False, float(cv2.contourArea(q.astype(np.float32))) / (f * f))
-                 for q in kept)
+        asked += 1
+        card = CardQuad((quad + 0.5) / f - 0.5, False, area / (f * f))
+        if accept is None or accept(card):
+            kept.append(quad)
+            out.append(card)
+        else:
+            rejected.append(quad)
+    return tuple(out)

@@ -269,21 +269,30 @@ def read(image: NDArray[np.uint8], catalog: Catalog | None = None,
     cat = catalog or load_catalog()
     # first every card up to its marks, so that each symbol's print is learnt from all the
     # cards of the photo (pen strokes differ from cell to cell; the print does not)
-    found: list[CardReading | _Prepared] = []
     outlined = detect_mod.detect(image, cfg.detect) if quads is None else quads
     ok = [detect_mod.plausible(q, cfg.detect) for q in outlined]
-    trusted = tuple(q for q, good in zip(outlined, ok, strict=True) if good)
-    # cards whose outline is open, proposed from two sides meeting at a corner where no plausible
-    # card was found: each is a card only when its face shows a whole grid with quiet cells
-    borrowed = tuple(q for q, good in zip(outlined, ok, strict=True) if not good)
-    proposed = [q for q in detect_mod.propose(image, trusted, cfg.detect, borrowed)
-                if _shows_grid(image, q, cfg)]
-    for quad, good in zip(outlined, ok, strict=True):
-        if not good and any(_shared(quad, q) > cfg.detect.nest_overlap for q in proposed):
-            continue  # a quad with a borrowed side gives way to the card proposed in its place
-        p = _prepare(image, quad, cat, cfg)
-        if p is not None:
-            found.append(p)
+    read_at: dict[int, CardReading | _Prepared] = {}
+    for n, quad in enumerate(outlined):
+        if ok[n]:
+            p = _prepare(image, quad, cat, cfg)
+            if p is not None:
+                read_at[n] = p
+    # cards whose outline is open, proposed from two sides meeting at a corner where no card was
+    # read: each is a card only when its face shows a whole grid with quiet cells. A quad with a
+    # borrowed side, or one that shows no grid (a part of a card closed off by its grid box), is
+    # no card as it stands, but its sides along edges seed the corners
+    seeds = tuple(q for n, q in enumerate(outlined) if n not in read_at)
+    proposed = detect_mod.propose(image, tuple(outlined[n] for n in read_at), cfg.detect, seeds,
+                                  accept=lambda q: _shows_grid(image, q, cfg))
+    found: list[CardReading | _Prepared] = []
+    for n, quad in enumerate(outlined):
+        if n in read_at:
+            found.append(read_at[n])
+        elif not ok[n] and not any(_shared(quad, q) > cfg.detect.nest_overlap for q in proposed):
+            # a quad with a borrowed side is read where no card was proposed in its place
+            p = _prepare(image, quad, cat, cfg)
+            if p is not None:
+                found.append(p)
     for quad in proposed:
         p = _prepare(image, quad, cat, cfg)
         if isinstance(p, _Prepared):

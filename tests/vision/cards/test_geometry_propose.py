@@ -112,3 +112,19 @@ def test_sides_of_a_borrowed_quad_seed_the_corner(monkeypatch) -> None:
     monkeypatch.setattr(detect_mod, "_segments", lambda edges, min_len: np.zeros((0, 4)))
     assert detect_mod.propose(img, trusted) == ()
     assert any(_near(q.corners, b, 6.0) for q in detect_mod.propose(img, trusted, borrowed=(borrowed,)))
+
+
+def test_proposals_are_verified_best_first_within_the_budget() -> None:
+    img, _, b = _scene(np.random.default_rng(11))
+    trusted = tuple(q for q in detect_mod.detect(img) if detect_mod.plausible(q))
+    asked: list[detect_mod.CardQuad] = []
+
+    def refuse(q: detect_mod.CardQuad) -> bool:
+        asked.append(q)
+        return False
+
+    assert detect_mod.propose(img, trusted, accept=refuse) == ()
+    assert 1 <= len(asked) <= detect_mod.default_config().propose_max
+    assert _near(asked[0].corners, b, 6.0)  # the best supported proposal is asked first
+    kept = detect_mod.propose(img, trusted, accept=lambda q: _near(q.corners, b, 6.0))
+    assert len(kept) == 1
