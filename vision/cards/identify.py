@@ -103,31 +103,22 @@ def observe(face: NDArray[np.uint8], grid: Grid, px_per_mm: float,
         Face scale.
     """
     cfg = config or default_config()
-    lab = balanced_lab(face, grid.paper)
     rows, cols = grid.shape
     sym = np.zeros((rows, cols, 3))
-    patches: dict[tuple[int, int], tuple[NDArray[np.float32], NDArray[np.float32]]] = {}
+    # only the cells' centres and the frame band are read: each pixel's Lab depends on that pixel
+    # alone, so they are gathered and converted together, not the whole face
+    cut: list[tuple[tuple[int, int], int]] = []
+    parts: list[NDArray[np.uint8]] = []
     for r in range(rows):
         for c in range(cols):
             x0, y0, x1, y1 = grid.cell_box(r, c)
             mx, my = 0.25 * (x1 - x0), 0.25 * (y1 - y0)
-            patch = lab[round(y0 + my):round(y1 - my), round(x0 + mx):round(x1 - mx)].reshape(-1, 3)
+            patch = face[round(y0 + my):round(y1 - my), round(x0 + mx):round(x1 - mx)].reshape(-1, 3)
             if len(patch) == 0:
                 continue
-            patches[(r, c)] = (np.hypot(patch[:, 1], patch[:, 2]), _hue_deg(patch[:, 1], patch[:, 2]))
-    # faded light or a cast lowers every colour of the card alike: a symbol's colour is strong
-    # against the strongest colours of the card's own cells (within the configured bounds)
-    strong_at = 2 * cfg.grey_chroma
-    if patches:
-        top = float(np.percentile(np.concatenate([ch for ch, _ in patches.values()]), cfg.chroma_percentile))
-        strong_at = float(np.clip(cfg.chroma_share * top, cfg.grey_chroma, 2 * cfg.grey_chroma))
-    for (r, c), (chroma, hue) in patches.items():
-        strong = chroma > strong_at
-        red = strong & ((hue < 45) | (hue > 340))
-        yellow = strong & (hue >= 55) & (hue < 105)
-        green = strong & (hue >= 105) & (hue < 200)
-        sym[r, c] = (red.mean(), yellow.mean(), green.mean())
-    h, w = lab.shape[:2]
+            cut.append(((r, c), len(patch)))
+            parts.append(patch)
+    h, w = face.shape[:2]
     band = round(cfg.frame_band_mm[1] * px_per_mm) - round(cfg.frame_band_mm[0] * px_per_mm)
     edge = round(cfg.frame_band_mm[0] * px_per_mm)
     mask = np.zeros((h, w), bool)
@@ -136,7 +127,28 @@ def observe(face: NDArray[np.uint8], grid: Grid, px_per_mm: float,
     corner = round(16 * px_per_mm)
     mask[:corner, :corner] = False
     mask[:corner, w - corner:] = False
-    px = lab[mask]
+    parts.append(face[mask])
+    lab = balanced_lab(np.concatenate(parts)[:, None, :], grid.paper)[:, 0, :]
+    n_cells = sum(n for _, n in cut)
+    px = lab[n_cells:]
+    cell_chroma = np.hypot(lab[:n_cells, 1], lab[:n_cells, 2])
+    cell_hue = _hue_deg(lab[:n_cells, 1], lab[:n_cells, 2])
+    # faded light or a cast lowers every colour of the card alike: a symbol's colour is strong
+    # against the strongest colours of the card's own cells (within the configured bounds)
+    strong_at = 2 * cfg.grey_chroma
+    if cut:
+        top = float(np.percentile(cell_chroma, cfg.chroma_percentile))
+        strong_at = float(np.clip(cfg.chroma_share * top, cfg.grey_chroma, 2 * cfg.grey_chroma))
+    if cut:
+        strong = cell_chroma > strong_at
+        kinds = np.stack([strong & ((cell_hue < 45) | (cell_hue > 340)),          # red
+                          strong & (cell_hue >= 55) & (cell_hue < 105),           # yellow
+                          strong & (cell_hue >= 105) & (cell_hue < 200)], axis=1)  # green
+        sizes = np.array([n for _, n in cut])
+        starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+        shares = np.add.reduceat(kinds.astype(np.int64), starts, axis=0) / sizes[:, None]
+        for ((r, c), _), share in zip(cut, shares, strict=True):
+            sym[r, c] = share
     a, b = float(np.median(px[:, 1])), float(np.median(px[:, 2]))
     chroma = float(np.hypot(a, b))
     hue = float(_hue_deg(np.float32(a), np.float32(b)))
@@ -152,11 +164,27 @@ def observe(face: NDArray[np.uint8], grid: Grid, px_per_mm: float,
 _SYMBOL_ORDER = "#XCP"
 
 
+@dataclass(frozen=True)
+class _Variants:
+    """Every card of a catalog with one grid shape, under each distinct quarter turn.
+
+    ``cards`` and ``turns`` (n,) name each variant; ``cells`` ``(n, rows * cols)`` float64 is its
+    cell mask, ``onehot`` ``(n, rows * cols * 4)`` float64 its plain/X/coin/palm one-hot symbols
+    and ``n_cells`` ``(n,)`` float64 its count of cells (at least 1).
+    """
+
+    cards: tuple[CatalogCard, ...]
+    turns: tuple[int, ...]
+    cells: NDArray[np.float64]
+    onehot: NDArray[np.float64]
+    n_cells: NDArray[np.float64]
+
+
 @cache
-def _variants(cards: tuple[CatalogCard, ...]) -> tuple[tuple[CatalogCard, int, NDArray[np.float64],
-                                                               NDArray[np.float64]], ...]:
-    """Every card under each distinct quarter turn: (card, turn, cell mask, symbol one-hot)."""
-    out = []
+def _variants(cards: tuple[CatalogCard, ...]) -> dict[tuple[int, int], _Variants]:
+    """The catalog's distinct card turns by grid shape (candidates of another shape than the grid
+    seen can never match, so they are never scored)."""
+    found: dict[tuple[int, int], list[tuple[CatalogCard, int, NDArray[np.str_]]]] = {}
     for card in cards:
         seen: set[bytes] = set()
         for k in range(4):
@@ -165,9 +193,15 @@ def _variants(cards: tuple[CatalogCard, ...]) -> tuple[tuple[CatalogCard, int, N
             if key in seen:
                 continue
             seen.add(key)
-            onehot = np.stack([(g == ch) for ch in _SYMBOL_ORDER], axis=2).astype(np.float64)
-            out.append((card, k, (g != ".").astype(np.float64), onehot))
-    return tuple(out)
+            found.setdefault(g.shape, []).append((card, k, g))
+    out: dict[tuple[int, int], _Variants] = {}
+    for shape, group in found.items():
+        grids = np.stack([g for _, _, g in group])
+        cells = (grids != ".").astype(np.float64).reshape(len(group), -1)
+        onehot = np.stack([(grids == ch) for ch in _SYMBOL_ORDER], axis=3).astype(np.float64)
+        out[shape] = _Variants(tuple(c for c, _, _ in group), tuple(k for _, k, _ in group), cells,
+                               onehot.reshape(len(group), -1), np.maximum(1.0, cells.sum(axis=1)))
+    return out
 
 
 def _symbol_evidence(sym: NDArray[np.float64]) -> NDArray[np.float64]:
@@ -198,16 +232,17 @@ def _match(obs: Observation, catalog: Catalog, cfg: IdentifyConfig, colour: bool
     best: dict[str, tuple[float, int, CatalogCard, float]] = {}
     turns: dict[str, list[tuple[float, int]]] = {}
     evidence = _symbol_evidence(obs.symbols)
-    for card, k, cell, onehot in _variants(catalog.cards):
-        if cell.shape != shape:
-            continue
-        layout = 1.0 - float(np.mean(np.abs(obs.presence - cell)))
-        symbols = float((evidence * onehot).sum() / max(1.0, cell.sum()))
-        score = (cfg.w_layout * layout + cfg.w_symbol * symbols
-                 + w_colour * float(obs.colour_scores.get(card.colour, 0.0))) / wsum
-        turns.setdefault(card.id, []).append((score, k))
-        if card.id not in best or score > best[card.id][0]:
-            best[card.id] = (score, k, card, layout)
+    var = _variants(catalog.cards).get(shape)
+    if var is not None:
+        # every candidate of the grid's shape at once
+        layout = 1.0 - np.mean(np.abs(obs.presence.reshape(1, -1) - var.cells), axis=1)
+        symbols = (evidence.reshape(1, -1) * var.onehot).sum(axis=1) / var.n_cells
+        hue = np.array([float(obs.colour_scores.get(card.colour, 0.0)) for card in var.cards])
+        total = (cfg.w_layout * layout + cfg.w_symbol * symbols + w_colour * hue) / wsum
+        for card, k, score, lay in zip(var.cards, var.turns, total.tolist(), layout.tolist(), strict=True):
+            turns.setdefault(card.id, []).append((score, k))
+            if card.id not in best or score > best[card.id][0]:
+                best[card.id] = (score, k, card, lay)
     if not best:
         return Identity(None, 0, 0.0, 0.0)
     ranked = sorted(best.values(), key=lambda t: -t[0])
