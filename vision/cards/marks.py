@@ -121,35 +121,36 @@ def cell_ink(face: NDArray[np.uint8], grid: Grid, printed: NDArray[np.str_],
     hues that do not count as residual ink.
     """
     cfg = config or default_config()
-    lab = balanced_lab(face, grid.paper)
-    paper = _paper_lab(lab, grid, printed, cfg)
-    ink_dist, ink_dark = _ink_thresholds(lab, paper, grid, printed, cfg)
-    chroma = np.hypot(lab[:, :, 1], lab[:, :, 2])
-    hue = np.degrees(np.arctan2(lab[:, :, 2], lab[:, :, 1])) % 360.0
-    coloured = chroma > cfg.symbol_chroma
     rows, cols = grid.shape
     out = [np.zeros((rows, cols)) for _ in range(9)]
     masks = np.zeros((rows, cols, cfg.mask_px, cfg.mask_px), bool)
-    ink_map = _ink_map(lab, paper, grid, printed, ink_dist, ink_dark, cfg)
-    strokes, alien_of = _foreign_ink(ink_map, grid, printed, cfg)
+    # every measure reads the cells and a band round them only: the face is cut to that window
+    # (each pixel's Lab depends on that pixel alone)
+    geo, window = _cell_geometry(grid, printed, face.shape[:2], cfg)
+    lab = balanced_lab(face[window], grid.paper)
+    paper = _paper_lab(lab, geo, cfg)
+    ink_dist, ink_dark = _ink_thresholds(lab, paper, geo, cfg)
+    ink_map = _ink_map(lab, paper, geo, ink_dist, ink_dark, cfg)
+    strokes, alien_of = _foreign_ink(ink_map, grid, geo, (window[0].start, window[1].start), cfg)
     cells: dict[tuple[int, int], tuple[NDArray[np.bool_], NDArray[np.bool_], NDArray[np.bool_],
                                        NDArray[np.float32]]] = {}
     shades: dict[str, list[NDArray[np.float32]]] = {}
-    for (r, c), sym in np.ndenumerate(printed):
-        sym = str(sym)
-        if sym == ".":
-            continue
-        sl = _inner_slices(grid, r, c, cfg)
+    for cell in geo:
+        (r, c), sym, sl = cell.rc, cell.sym, cell.inner
         patch = ink_map[sl]
         if patch.size == 0:
             continue
-        light = lab[sl][:, :, 0]
+        part = lab[sl]
+        light = part[:, :, 0]
         # a neighbour's stroke overshooting into a plain cell: not this cell's ring ink
         alien = alien_of[r * cols + c][strokes[sl]] if sym == "#" else np.zeros(patch.shape, bool)
         own = np.zeros(patch.shape, bool)
-        for lo, hi in cfg.symbol_hues.get(sym, ()):
-            own |= (hue[sl] >= lo) & (hue[sl] < hi)
-        own &= coloured[sl] & patch
+        hues = cfg.symbol_hues.get(sym, ())
+        if hues:
+            hue = np.degrees(np.arctan2(part[:, :, 2], part[:, :, 1])) % 360.0
+            for lo, hi in hues:
+                own |= (hue >= lo) & (hue < hi)
+            own &= (np.hypot(part[:, :, 1], part[:, :, 2]) > cfg.symbol_chroma) & patch
         cells[(r, c)] = (patch, own, alien, light)
         if own.any():
             shades.setdefault(sym, []).append(light[own])
@@ -206,46 +207,109 @@ def _zones(shape: tuple[int, int], cfg: MarksConfig) -> _Zones:
     return _Zones(inner, ring, sector, corners)
 
 
-def _inner_slices(grid: Grid, r: int, c: int, cfg: MarksConfig) -> tuple[slice, slice]:
-    """A cell's inside: its box less ``inner_frac`` on each side (where the outline lies)."""
-    x0, y0, x1, y1 = grid.cell_box(r, c)
+Span = tuple[slice, slice]
+
+
+@dataclass(frozen=True)
+class _Cell:
+    """Where one cell's parts lie in the window of the face its ink is measured in.
+
+    ``box``: the whole cell (clipped to the face); ``inner``: its inside, less ``inner_frac`` on
+    each side (where the outline lies); ``contrast``: the inside as sampled for the card's
+    contrast; ``fill``: the four corner patches sampled for the cells' fill colour; ``band``: the
+    width of the outline band in pixels.
+    """
+
+    rc: tuple[int, int]
+    sym: str
+    box: Span
+    inner: Span
+    contrast: Span
+    fill: tuple[Span, ...]
+    band: int
+
+
+def _span(a: int, b: int, n: int) -> tuple[int, int]:
+    """The rows (or columns) ``a:b`` of an axis of length ``n`` select, as ``(start, stop)``."""
+    start, stop, _ = slice(a, b).indices(n)
+    return start, max(start, stop)
+
+
+def _cell_geometry(grid: Grid, printed: NDArray[np.str_], size: tuple[int, int],
+                   cfg: MarksConfig) -> tuple[list[_Cell], Span]:
+    """Every real cell's parts, in the coordinates of the window of a face of ``size`` ``(H, W)``
+    that holds them all, and that window (the cells' boxes grown by the outline band and one
+    pixel more, so that strokes joined across the band join alike)."""
+    h, w = size
     m = cfg.inner_frac
-    cw, ch = x1 - x0, y1 - y0
-    return (slice(max(0, round(y0 + m * ch)), round(y1 - m * ch)),
-            slice(max(0, round(x0 + m * cw)), round(x1 - m * cw)))
+    raw: list[tuple[tuple[int, int], str, list[tuple[tuple[int, int], tuple[int, int]]], int]] = []
+    for (r, c), sym in np.ndenumerate(printed):
+        if sym == ".":
+            continue
+        x0, y0, x1, y1 = grid.cell_box(r, c)
+        cw, ch = x1 - x0, y1 - y0
+        q = 0.12 * cw
+        spans = [(_span(max(0, round(y0)), min(h, round(y1)), h),
+                  _span(max(0, round(x0)), min(w, round(x1)), w)),
+                 (_span(max(0, round(y0 + m * ch)), round(y1 - m * ch), h),
+                  _span(max(0, round(x0 + m * cw)), round(x1 - m * cw), w)),
+                 (_span(round(y0 + m * ch), round(y1 - m * ch), h),
+                  _span(round(x0 + m * cw), round(x1 - m * cw), w))]
+        for cx, cy in ((x0 + 2 * q, y0 + 2 * q), (x1 - 2 * q, y0 + 2 * q), (x0 + 2 * q, y1 - 2 * q),
+                       (x1 - 2 * q, y1 - 2 * q)):
+            spans.append((_span(round(cy - q), round(cy + q), h), _span(round(cx - q), round(cx + q), w)))
+        raw.append(((int(r), int(c)), str(sym), spans, max(1, round(m * min(cw, ch)))))
+    if not raw:
+        return [], (slice(0, h), slice(0, w))
+    band = max(b for *_, b in raw) + 2
+    ys: list[int] = []
+    xs: list[int] = []
+    for _, _, spans, _ in raw:
+        for k, (sy, sx) in enumerate(spans):
+            if sy[1] > sy[0] and sx[1] > sx[0]:
+                grow = band if k == 0 else 0
+                ys += [sy[0] - grow, sy[1] + grow]
+                xs += [sx[0] - grow, sx[1] + grow]
+    wy0, wy1 = (max(0, min(ys)), min(h, max(ys))) if ys else (0, h)
+    wx0, wx1 = (max(0, min(xs)), min(w, max(xs))) if xs else (0, w)
+
+    def at(sy: tuple[int, int], sx: tuple[int, int]) -> Span:
+        if sy[1] <= sy[0] or sx[1] <= sx[0]:
+            return slice(0, 0), slice(0, 0)
+        return slice(sy[0] - wy0, sy[1] - wy0), slice(sx[0] - wx0, sx[1] - wx0)
+
+    cells = [_Cell(rc, sym, at(*spans[0]), at(*spans[1]), at(*spans[2]),
+                   tuple(at(*sp) for sp in spans[3:]), b) for rc, sym, spans, b in raw]
+    return cells, (slice(wy0, wy1), slice(wx0, wx1))
 
 
-def _ink_map(lab: NDArray[np.float32], paper: NDArray[np.float32], grid: Grid,
-             printed: NDArray[np.str_], ink_dist: float, ink_dark: float,
-             cfg: MarksConfig) -> NDArray[np.bool_]:
+def _ink_map(lab: NDArray[np.float32], paper: NDArray[np.float32], cells: list[_Cell],
+             ink_dist: float, ink_dark: float, cfg: MarksConfig) -> NDArray[np.bool_]:
     """``(H, W)`` bool: ink over each cell's whole box, against the cells' fill.
 
     Shade (uneven light, a shadow) darkens a whole cell: the fill's lightness follows the
     lightest part of the cell's inside, within ``min_shade``.
     """
-    h, w = lab.shape[:2]
-    out = np.zeros((h, w), bool)
-    for (r, c), sym in np.ndenumerate(printed):
-        if sym == ".":
-            continue
-        x0, y0, x1, y1 = grid.cell_box(r, c)
-        box = (slice(max(0, round(y0)), min(h, round(y1))), slice(max(0, round(x0)), min(w, round(x1))))
-        inside = lab[_inner_slices(grid, r, c, cfg)]
-        cell = lab[box]
-        if cell.size == 0 or inside.size == 0:
+    out = np.zeros(lab.shape[:2], bool)
+    for cell in cells:
+        inside = lab[cell.inner]
+        part = lab[cell.box]
+        if part.size == 0 or inside.size == 0:
             continue
         local = paper.copy()
         local[0] = min(paper[0], max(float(np.percentile(inside[:, :, 0], 90)), cfg.min_shade * paper[0]))
-        out[box] = (np.linalg.norm(cell - local, axis=2) > ink_dist) | (cell[:, :, 0] < local[0] - ink_dark)
+        out[cell.box] = ((np.linalg.norm(part - local, axis=2) > ink_dist)
+                         | (part[:, :, 0] < local[0] - ink_dark))
     return out
 
 
-def _foreign_ink(ink_map: NDArray[np.bool_], grid: Grid, printed: NDArray[np.str_],
+def _foreign_ink(ink_map: NDArray[np.bool_], grid: Grid, cells: list[_Cell], origin: tuple[int, int],
                  cfg: MarksConfig) -> tuple[NDArray[np.int32], NDArray[np.bool_]]:
     """Ink that belongs to another cell's pen stroke: ``(labels, alien)``, the stroke of each
-    face pixel ``(H, W)`` int32 (0 none) and whether stroke ``j`` is foreign to the cell of flat
-    index ``k``, ``alien[k, j]`` (only plain cells use it: a symbol's print may touch a
-    neighbour's stroke and join it).
+    pixel ``(H, W)`` int32 of the window (0 none; ``origin`` is the window's top-left face pixel
+    ``(y, x)``) and whether stroke ``j`` is foreign to the cell of flat index ``k``,
+    ``alien[k, j]`` (only plain cells use it: a symbol's print may touch a neighbour's stroke and
+    join it).
 
     A stroke overshooting its cell crosses the outline into a neighbour. The cells' ink is
     joined across the outlines (bridged over the ``inner_frac`` band where the outline lies) into
@@ -257,14 +321,9 @@ def _foreign_ink(ink_map: NDArray[np.bool_], grid: Grid, printed: NDArray[np.str
     rows, cols = grid.shape
     ink = np.zeros((h, w), np.uint8)
     index = np.full((h, w), -1, np.int32)
-    band = 1
-    for (r, c), sym in np.ndenumerate(printed):
-        if sym == ".":
-            continue
-        x0, y0, x1, y1 = grid.cell_box(r, c)
-        b = max(1, round(cfg.inner_frac * min(x1 - x0, y1 - y0)))
-        band = max(band, b)
-        box = (slice(max(0, round(y0)), min(h, round(y1))), slice(max(0, round(x0)), min(w, round(x1))))
+    band = max([1, *(cell.band for cell in cells)])
+    for cell in cells:
+        (r, c), b, box = cell.rc, cell.band, cell.box
         m = ink_map[box].copy()
         if m.size == 0:
             continue
@@ -284,6 +343,7 @@ def _foreign_ink(ink_map: NDArray[np.bool_], grid: Grid, printed: NDArray[np.str
                          minlength=n * rows * cols).reshape(n, rows * cols).astype(np.float64)
     total = counts.sum(axis=1)
     ys, xs = np.nonzero(on)
+    ys, xs = ys + origin[0], xs + origin[1]
     cy = np.bincount(lab_ids, weights=ys, minlength=n) / np.maximum(total, 1.0)
     cx = np.bincount(lab_ids, weights=xs, minlength=n) / np.maximum(total, 1.0)
     rr = np.clip(np.searchsorted(grid.ys, cy) - 1, 0, rows - 1)
@@ -299,20 +359,12 @@ def _foreign_ink(ink_map: NDArray[np.bool_], grid: Grid, printed: NDArray[np.str
     return labels.astype(np.int32), alien
 
 
-def _ink_thresholds(lab: NDArray[np.float32], paper: NDArray[np.float32], grid: Grid,
-                    printed: NDArray[np.str_], cfg: MarksConfig) -> tuple[float, float]:
+def _ink_thresholds(lab: NDArray[np.float32], paper: NDArray[np.float32], cells: list[_Cell],
+                    cfg: MarksConfig) -> tuple[float, float]:
     """Ink thresholds from this card's own contrast: blur and dim light lower every stroke's
     contrast, so the thresholds follow the strongest contrasts inside the cells (the print and
     the pen), within the configured bounds."""
-    parts = []
-    for (r, c), sym in np.ndenumerate(printed):
-        if sym == ".":
-            continue
-        x0, y0, x1, y1 = grid.cell_box(r, c)
-        m = cfg.inner_frac
-        w, h = x1 - x0, y1 - y0
-        cell = lab[round(y0 + m * h):round(y1 - m * h), round(x0 + m * w):round(x1 - m * w)]
-        parts.append(cell.reshape(-1, 3))
+    parts = [lab[cell.contrast].reshape(-1, 3) for cell in cells]
     if not parts:
         return cfg.ink_dist, cfg.ink_dark
     dist = np.linalg.norm(np.concatenate(parts) - paper, axis=1)
@@ -351,18 +403,9 @@ def _sector_share(ink: NDArray[np.bool_], sector: NDArray[np.int_], on: float) -
     return float(np.mean(hits / sizes > on))
 
 
-def _paper_lab(lab: NDArray[np.float32], grid: Grid, printed: NDArray[np.str_],
-               cfg: MarksConfig) -> NDArray[np.float32]:
+def _paper_lab(lab: NDArray[np.float32], cells: list[_Cell], cfg: MarksConfig) -> NDArray[np.float32]:
     """The cells' fill in balanced Lab: the median of the cells' corner regions."""
-    parts = []
-    for (r, c), sym in np.ndenumerate(printed):
-        if sym == ".":
-            continue
-        x0, y0, x1, y1 = grid.cell_box(r, c)
-        q = 0.12 * (x1 - x0)
-        for cx, cy in ((x0 + 2 * q, y0 + 2 * q), (x1 - 2 * q, y0 + 2 * q), (x0 + 2 * q, y1 - 2 * q),
-                       (x1 - 2 * q, y1 - 2 * q)):
-            parts.append(lab[round(cy - q):round(cy + q), round(cx - q):round(cx + q)].reshape(-1, 3))
+    parts = [lab[sl].reshape(-1, 3) for cell in cells for sl in cell.fill]
     px = np.concatenate(parts) if parts else lab.reshape(-1, 3)
     # pen ink darkens a cell: the fill is the lightest common colour of the cells
     light = px[px[:, 0] >= np.percentile(px[:, 0], 100.0 * (1.0 - cfg.paper_share))]
