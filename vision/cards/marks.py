@@ -157,28 +157,35 @@ def cell_ink(face: NDArray[np.uint8], grid: Grid, printed: NDArray[np.str_],
     # the print's own lightness on this card: pen over a symbol keeps much of its hue but is
     # clearly darker than the print, so such pixels are residual ink too
     print_l = {sym: float(np.median(np.concatenate(v))) for sym, v in shades.items()}
-    zones: dict[tuple[int, int], _Zones] = {}
-    for (r, c), (patch, own, alien, light) in cells.items():
-        sym = str(printed[r, c])
-        if sym in print_l:
-            own = own & (light >= print_l[sym] - ink_dark)
+    # cells whose insides have one size share their zones and are measured together
+    groups: dict[tuple[int, int], list[tuple[int, int]]] = {}
+    for rc, (patch, *_) in cells.items():
+        groups.setdefault(patch.shape, []).append(rc)
+    for shape, keys in groups.items():
+        z = _zones(shape, cfg)
+        patch = np.stack([cells[rc][0] for rc in keys])
+        own = np.stack([cells[rc][1] & (cells[rc][3] >= print_l[str(printed[rc])] - ink_dark)
+                        if str(printed[rc]) in print_l else cells[rc][1] for rc in keys])
+        alien = np.stack([cells[rc][2] for rc in keys])
         res = patch & ~own
-        if patch.shape not in zones:
-            zones[patch.shape] = _zones(patch.shape, cfg)
-        z = zones[patch.shape]
         # the centre is this cell's own; the ring leaves out the neighbours' overshooting strokes
         mine, res_mine = patch & ~alien, res & ~alien
-        out[0][r, c] = float(mine[z.ring].mean())
-        out[1][r, c] = float(patch[z.inner].mean())
-        out[2][r, c] = float(res_mine[z.ring].mean())
-        out[3][r, c] = float(res[z.inner].mean())
-        out[4][r, c] = _sector_share(mine[z.ring], z.sector, cfg.sector_on)
-        out[5][r, c] = _sector_share(res_mine[z.ring], z.sector, cfg.sector_on)
-        out[6][r, c] = _linked_corners(patch, z.inner, z.corners)
-        out[7][r, c] = _spread(mine[z.ring], z.sector, cfg.sector_on)
-        out[8][r, c] = float(np.mean([mine[k].mean() > cfg.sector_on for k in z.corners]))
-        masks[r, c] = cv2.resize(patch.astype(np.float32), (cfg.mask_px, cfg.mask_px),
-                                 interpolation=cv2.INTER_AREA) >= 0.25
+        ring_mine, ring_res = mine[:, z.ring], res_mine[:, z.ring]
+        on_mine = _sectors_on(ring_mine, z.sector, cfg.sector_on)
+        on_res = _sectors_on(ring_res, z.sector, cfg.sector_on)
+        at = tuple(np.array(keys).T)
+        out[0][at] = ring_mine.mean(axis=1)
+        out[1][at] = patch[:, z.inner].mean(axis=1)
+        out[2][at] = ring_res.mean(axis=1)
+        out[3][at] = res[:, z.inner].mean(axis=1)
+        out[4][at] = on_mine.mean(axis=1)
+        out[5][at] = on_res.mean(axis=1)
+        out[7][at] = [_spread(row) for row in on_mine]
+        out[8][at] = np.stack([mine[:, k].mean(axis=1) > cfg.sector_on for k in z.corners]).mean(axis=0)
+        for n, rc in enumerate(keys):
+            out[6][rc] = _linked_corners(patch[n], z.inner, z.corners)
+            masks[rc] = cv2.resize(patch[n].astype(np.float32), (cfg.mask_px, cfg.mask_px),
+                                   interpolation=cv2.INTER_AREA) >= 0.25
     return CellInk(*out[:8], masks, out[8])
 
 
@@ -288,19 +295,30 @@ def _ink_map(lab: NDArray[np.float32], paper: NDArray[np.float32], cells: list[_
     """``(H, W)`` bool: ink over each cell's whole box, against the cells' fill.
 
     Shade (uneven light, a shadow) darkens a whole cell: the fill's lightness follows the
-    lightest part of the cell's inside, within ``min_shade``.
+    lightest part of the cell's inside, within ``min_shade``. Each cell's fill lightness is
+    painted over its box, and the whole window is compared with the fill at once.
     """
-    out = np.zeros(lab.shape[:2], bool)
-    for cell in cells:
-        inside = lab[cell.inner]
-        part = lab[cell.box]
-        if part.size == 0 or inside.size == 0:
-            continue
-        local = paper.copy()
-        local[0] = min(paper[0], max(float(np.percentile(inside[:, :, 0], 90)), cfg.min_shade * paper[0]))
-        out[cell.box] = ((np.linalg.norm(part - local, axis=2) > ink_dist)
-                         | (part[:, :, 0] < local[0] - ink_dark))
-    return out
+    used = [cell for cell in cells if lab[cell.box].size and lab[cell.inner].size]
+    fill_l = np.zeros(len(used))
+    # the 90th percentile of the inside's lightness, for the cells of each inside size at once
+    by_shape: dict[tuple[int, ...], list[int]] = {}
+    for n, cell in enumerate(used):
+        by_shape.setdefault(lab[cell.inner].shape, []).append(n)
+    for idx in by_shape.values():
+        light = np.stack([lab[used[n].inner][:, :, 0].ravel() for n in idx])
+        fill_l[idx] = np.percentile(light, 90, axis=1)
+    ref = np.empty(lab.shape, np.float32)
+    ref[:] = paper
+    covered = np.zeros(lab.shape[:2], bool)
+    local = paper.copy()
+    for n, cell in enumerate(used):
+        local[0] = min(paper[0], max(float(fill_l[n]), cfg.min_shade * paper[0]))
+        ref[(*cell.box, 0)] = local[0]
+        covered[cell.box] = True
+    if not used:
+        return covered
+    dist = np.linalg.norm(lab - ref, axis=2)
+    return covered & ((dist > ink_dist) | (lab[:, :, 0] < ref[:, :, 0] - ink_dark))
 
 
 def _foreign_ink(ink_map: NDArray[np.bool_], grid: Grid, cells: list[_Cell], origin: tuple[int, int],
@@ -386,21 +404,23 @@ def _linked_corners(ink: NDArray[np.bool_], inner: NDArray[np.bool_],
     return sum(bool((joined & zone).any()) for zone in corners) / 4.0
 
 
-def _spread(ink: NDArray[np.bool_], sector: NDArray[np.int_], on: float) -> float:
-    hits = np.bincount(sector, weights=ink.astype(np.float64), minlength=8)
+def _sectors_on(ink: NDArray[np.bool_], sector: NDArray[np.int_], on: float) -> NDArray[np.bool_]:
+    """``(k, 8)`` bool: which of the ring's eight sectors carry ink above ``on`` of their pixels,
+    for ``k`` cells' ring ink ``(k, n)`` (``sector`` ``(n,)`` each ring pixel's sector)."""
+    hits = ink.astype(np.float64) @ (sector[:, None] == np.arange(8)[None, :]).astype(np.float64)
     sizes = np.maximum(np.bincount(sector, minlength=8), 1)
-    on_s = np.flatnonzero(hits / sizes > on)
+    return hits / sizes > on
+
+
+def _spread(on: NDArray[np.bool_]) -> float:
+    """The shortest arc of the circle holding every inked sector (``on`` ``(8,)`` bool), as a
+    share of the circle."""
+    on_s = np.flatnonzero(on)
     if on_s.size == 0:
         return 0.0
     # the longest run of empty sectors round the circle is what the arc leaves out
     gaps = np.diff(np.concatenate([on_s, on_s[:1] + 8])) - 1
     return float((8 - gaps.max()) / 8.0)
-
-
-def _sector_share(ink: NDArray[np.bool_], sector: NDArray[np.int_], on: float) -> float:
-    hits = np.bincount(sector, weights=ink.astype(np.float64), minlength=8)
-    sizes = np.maximum(np.bincount(sector, minlength=8), 1)
-    return float(np.mean(hits / sizes > on))
 
 
 def _paper_lab(lab: NDArray[np.float32], cells: list[_Cell], cfg: MarksConfig) -> NDArray[np.float32]:
