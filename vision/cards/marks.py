@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 import cv2
 import numpy as np
@@ -182,8 +182,8 @@ def cell_ink(face: NDArray[np.uint8], grid: Grid, printed: NDArray[np.str_],
         out[5][at] = on_res.mean(axis=1)
         out[7][at] = [_spread(row) for row in on_mine]
         out[8][at] = np.stack([mine[:, k].mean(axis=1) > cfg.sector_on for k in z.corners]).mean(axis=0)
+        out[6][at] = _linked_corners(patch, z.inner, z.corners)
         for n, rc in enumerate(keys):
-            out[6][rc] = _linked_corners(patch[n], z.inner, z.corners)
             masks[rc] = cv2.resize(patch[n].astype(np.float32), (cfg.mask_px, cfg.mask_px),
                                    interpolation=cv2.INTER_AREA) >= 0.25
     return CellInk(*out[:8], masks, out[8])
@@ -201,16 +201,25 @@ class _Zones:
 
 
 def _zones(shape: tuple[int, int], cfg: MarksConfig) -> _Zones:
+    return _zones_of(shape, cfg.centre_radius, cfg.corner_frac)
+
+
+@lru_cache(maxsize=256)
+def _zones_of(shape: tuple[int, int], centre_radius: float, corner_frac: float) -> _Zones:
+    """The zones of an inside of ``shape`` (each a read-only array; a pure function of its
+    arguments, so made once per size)."""
     ph, pw = shape
     yy, xx = np.mgrid[0:ph, 0:pw]
     u, v = (xx - (pw - 1) / 2) / pw, (yy - (ph - 1) / 2) / ph
-    inner = np.hypot(u, v) < cfg.centre_radius
-    cx, cy = np.abs(u) > 0.5 - cfg.corner_frac, np.abs(v) > 0.5 - cfg.corner_frac
+    inner = np.hypot(u, v) < centre_radius
+    cx, cy = np.abs(u) > 0.5 - corner_frac, np.abs(v) > 0.5 - corner_frac
     # corners catch strokes overshooting from the neighbours: the ring leaves them out
     ring = ~inner & ~(cx & cy)
     sector = (np.floor((np.arctan2(v, u) + np.pi) / (2 * np.pi) * 8).astype(int) % 8)[ring]
     corners = tuple(cx & cy & (np.sign(u) == su) & (np.sign(v) == sv)
                     for su, sv in ((-1, -1), (1, -1), (1, 1), (-1, 1)))
+    for a in (inner, ring, sector, *corners):
+        a.flags.writeable = False
     return _Zones(inner, ring, sector, corners)
 
 
@@ -245,8 +254,9 @@ def _span(a: int, b: int, n: int) -> tuple[int, int]:
 def _cell_geometry(grid: Grid, printed: NDArray[np.str_], size: tuple[int, int],
                    cfg: MarksConfig) -> tuple[list[_Cell], Span]:
     """Every real cell's parts, in the coordinates of the window of a face of ``size`` ``(H, W)``
-    that holds them all, and that window (the cells' boxes grown by the outline band and one
-    pixel more, so that strokes joined across the band join alike)."""
+    that holds them all, and that window. (Strokes bridged across the outline band join alike in
+    the window and in the whole face: two grown pixels of the window that touch outside it also
+    touch inside it, between them.)"""
     h, w = size
     m = cfg.inner_frac
     raw: list[tuple[tuple[int, int], str, list[tuple[tuple[int, int], tuple[int, int]]], int]] = []
@@ -268,17 +278,15 @@ def _cell_geometry(grid: Grid, printed: NDArray[np.str_], size: tuple[int, int],
         raw.append(((int(r), int(c)), str(sym), spans, max(1, round(m * min(cw, ch)))))
     if not raw:
         return [], (slice(0, h), slice(0, w))
-    band = max(b for *_, b in raw) + 2
     ys: list[int] = []
     xs: list[int] = []
     for _, _, spans, _ in raw:
-        for k, (sy, sx) in enumerate(spans):
+        for sy, sx in spans:
             if sy[1] > sy[0] and sx[1] > sx[0]:
-                grow = band if k == 0 else 0
-                ys += [sy[0] - grow, sy[1] + grow]
-                xs += [sx[0] - grow, sx[1] + grow]
-    wy0, wy1 = (max(0, min(ys)), min(h, max(ys))) if ys else (0, h)
-    wx0, wx1 = (max(0, min(xs)), min(w, max(xs))) if xs else (0, w)
+                ys += sy
+                xs += sx
+    wy0, wy1 = (min(ys), max(ys)) if ys else (0, h)
+    wx0, wx1 = (min(xs), max(xs)) if xs else (0, w)
 
     def at(sy: tuple[int, int], sx: tuple[int, int]) -> Span:
         if sy[1] <= sy[0] or sx[1] <= sx[0]:
@@ -392,16 +400,22 @@ def _ink_thresholds(lab: NDArray[np.float32], paper: NDArray[np.float32], cells:
 
 
 def _linked_corners(ink: NDArray[np.bool_], inner: NDArray[np.bool_],
-                    corners: tuple[NDArray[np.bool_], ...]) -> float:
-    n, labels = cv2.connectedComponents(ink.astype(np.uint8), connectivity=8)
-    if n <= 1:
-        return 0.0
-    central = np.unique(labels[inner & ink])
-    central = central[central > 0]
-    if central.size == 0:
-        return 0.0
-    joined = np.isin(labels, central)
-    return sum(bool((joined & zone).any()) for zone in corners) / 4.0
+                    corners: tuple[NDArray[np.bool_], ...]) -> NDArray[np.float64]:
+    """``(k,)`` share of the four ``corners`` reached by ink joined (8-connected, within the cell)
+    to ink in the centre ``inner``, for ``k`` cells' ink ``(k, h, w)`` bool.
+
+    The cells are stacked one under the other with an empty row between them (so no ink joins
+    across two cells) and labelled at once."""
+    k, h, w = ink.shape
+    stacked = np.zeros((k, h + 1, w), np.uint8)
+    stacked[:, :h] = ink
+    n, labels = cv2.connectedComponents(stacked.reshape(k * (h + 1), w), connectivity=8)
+    labels = labels.reshape(k, h + 1, w)[:, :h]
+    central = np.zeros(n, bool)
+    central[labels[:, inner]] = True
+    central[0] = False
+    joined = central[labels]
+    return np.sum([joined[:, zone].any(axis=1) for zone in corners], axis=0) / 4.0
 
 
 def _sectors_on(ink: NDArray[np.bool_], sector: NDArray[np.int_], on: float) -> NDArray[np.bool_]:
