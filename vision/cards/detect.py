@@ -452,10 +452,17 @@ def detect(image: NDArray[np.uint8], config: DetectConfig | None = None) -> tupl
 
 
 def _segments(edges: NDArray[np.uint8], min_len: float) -> NDArray[np.float64]:
-    """Straight edge segments ``(n, 4)`` (x0, y0, x1, y1) of at least ``min_len`` pixels."""
-    found = cv2.HoughLinesP(edges, 1.0, np.pi / 180.0, max(10, round(0.5 * min_len)),
-                            minLineLength=min_len, maxLineGap=3)
-    return np.zeros((0, 4)) if found is None else found.reshape(-1, 4).astype(np.float64)
+    """Straight edge segments ``(n, 4)`` (x0, y0, x1, y1) of at least ``min_len`` pixels: the
+    sides of each edge chain's polygon approximation (within 2 pixels)."""
+    contours, _ = cv2.findContours(edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_NONE)
+    out = []
+    for cnt in contours:
+        if len(cnt) < min_len:
+            continue
+        poly = cv2.approxPolyDP(cnt, 2.0, True).reshape(-1, 2).astype(np.float64)
+        ends = np.concatenate([poly, np.roll(poly, -1, axis=0)], axis=1)
+        out.append(ends[np.hypot(ends[:, 2] - ends[:, 0], ends[:, 3] - ends[:, 1]) >= min_len])
+    return np.concatenate(out) if out else np.zeros((0, 4))
 
 
 def propose(image: NDArray[np.uint8], found: tuple[CardQuad, ...],

@@ -128,3 +128,17 @@ def test_proposals_are_verified_best_first_within_the_budget() -> None:
     assert _near(asked[0].corners, b, 6.0)  # the best supported proposal is asked first
     kept = detect_mod.propose(img, trusted, accept=lambda q: _near(q.corners, b, 6.0))
     assert len(kept) == 1
+
+
+def test_segments_are_the_straight_sides_of_edge_chains() -> None:
+    edges = np.zeros((200, 300), np.uint8)
+    quad = np.array([[40, 60], [160, 20], [200, 140], [80, 180]], np.int32)
+    cv2.polylines(edges, [quad], True, 255, 1)
+    seg = detect_mod._segments(edges, 40.0)
+    for k in range(4):
+        a, b = quad[k].astype(float), quad[(k + 1) % 4].astype(float)
+        ok = [min(np.abs(s - np.concatenate([a, b])).max(), np.abs(s - np.concatenate([b, a])).max()) <= 4.0
+              for s in seg]
+        assert any(ok), k
+    # short wiggles are no sides
+    assert all(np.hypot(s[2] - s[0], s[3] - s[1]) >= 40.0 for s in seg)
