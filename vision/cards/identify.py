@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 import numpy as np
 from numpy.typing import NDArray
@@ -89,6 +89,22 @@ def _hue_deg(a: NDArray[np.float32], b: NDArray[np.float32]) -> NDArray[np.float
     return np.degrees(np.arctan2(b, a)) % 360.0
 
 
+@lru_cache(maxsize=16)
+def _frame_band(size: tuple[int, int], edge: int, band: int, corner: int) -> NDArray[np.intp]:
+    """Flat indices of the frame band of a face of ``size`` ``(H, W)``: ``band`` pixels wide from
+    ``edge`` pixels in, less the top corners (``corner`` square) where the numeral and the badge
+    sit. Read-only; made once per face size."""
+    h, w = size
+    mask = np.zeros((h, w), bool)
+    mask[edge:h - edge, edge:w - edge] = True
+    mask[edge + band:h - edge - band, edge + band:w - edge - band] = False
+    mask[:corner, :corner] = False
+    mask[:corner, w - corner:] = False
+    idx = np.flatnonzero(mask)
+    idx.flags.writeable = False
+    return idx
+
+
 def observe(face: NDArray[np.uint8], grid: Grid, px_per_mm: float,
             config: IdentifyConfig | None = None) -> Observation:
     """Symbol colours per cell and the card colour.
@@ -118,16 +134,10 @@ def observe(face: NDArray[np.uint8], grid: Grid, px_per_mm: float,
                 continue
             cut.append(((r, c), len(patch)))
             parts.append(patch)
-    h, w = face.shape[:2]
     band = round(cfg.frame_band_mm[1] * px_per_mm) - round(cfg.frame_band_mm[0] * px_per_mm)
     edge = round(cfg.frame_band_mm[0] * px_per_mm)
-    mask = np.zeros((h, w), bool)
-    mask[edge:h - edge, edge:w - edge] = True
-    mask[edge + band:h - edge - band, edge + band:w - edge - band] = False
     corner = round(16 * px_per_mm)
-    mask[:corner, :corner] = False
-    mask[:corner, w - corner:] = False
-    parts.append(face[mask])
+    parts.append(face.reshape(-1, 3)[_frame_band(face.shape[:2], edge, band, corner)])
     lab = balanced_lab(np.concatenate(parts)[:, None, :], grid.paper)[:, 0, :]
     n_cells = sum(n for _, n in cut)
     px = lab[n_cells:]
