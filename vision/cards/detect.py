@@ -246,14 +246,15 @@ def _intersect(p1: NDArray[np.float64], v1: NDArray[np.float64], p2: NDArray[np.
 
 
 def _repair(near: NDArray[np.bool_], quad: NDArray[np.float64], cfg: DetectConfig,
-            ) -> NDArray[np.float64] | None:
+            every: bool = True) -> NDArray[np.float64] | None:
     """A quad whose one side, or two adjacent sides, run along no edge, with each such side moved
     onto the best-supported straight edge roughly parallel to its opposite side.
 
     The new side is searched from ``repair_range[0]`` to ``repair_range[1]`` times the farthest
     distance of the old side's ends from the opposite side, turned by up to ``repair_turn_deg``
     from it; the repaired quad must be card-shaped, larger than the old one and supported on
-    every side. ``None`` when no such quad is found.
+    every side. ``None`` when no such quad is found. With ``every`` false, a side with no edge
+    to move onto stays where it is, and the repaired quad need not be supported everywhere.
     """
     support = _sides_support(near, quad, cfg)
     bad = [i for i in range(4) if support[i] < cfg.side_support]
@@ -293,7 +294,9 @@ def _repair(near: NDArray[np.bool_], quad: NDArray[np.float64], cfg: DetectConfi
             if best is None or score[k] > best[0] + 1e-9:
                 best = (float(score[k]), float(offsets[k]), base + offsets[k] * nt, dt)
         if best is None or best[0] < cfg.side_support:
-            return None
+            if every:
+                return None
+            continue
         lines[i] = (best[2], best[3])
     out = []
     for i in range(4):
@@ -310,7 +313,7 @@ def _repair(near: NDArray[np.bool_], quad: NDArray[np.float64], cfg: DetectConfi
     lo, hi = cfg.aspect_range
     if rw <= 0 or rh <= 0 or not lo <= min(rw, rh) / max(rw, rh) <= hi:
         return None
-    if float(_sides_support(near, fixed, cfg).min()) < cfg.side_support:
+    if every and float(_sides_support(near, fixed, cfg).min()) < cfg.side_support:
         return None
     return _clockwise(fixed)
 
@@ -563,7 +566,8 @@ def propose(image: NDArray[np.uint8], found: tuple[CardQuad, ...],
                 if (quad.min() < 0) or (quad[:, 0].max() > sw - 1) or (quad[:, 1].max() > sh - 1):
                     continue
                 quad = _clockwise(quad)
-                fixed = _repair(near, quad, cfg)
+                # a proposal's sides are moved onto the edges along them where there are some
+                fixed = _repair(near, quad, cfg, every=False)
                 quad = fixed if fixed is not None else quad
                 support = _sides_support(near, quad, cfg)
                 # an open outline has lost at most one side; the table's own lines (wood

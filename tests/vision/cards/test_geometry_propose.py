@@ -142,3 +142,20 @@ def test_segments_are_the_straight_sides_of_edge_chains() -> None:
         assert any(ok), k
     # short wiggles are no sides
     assert all(np.hypot(s[2] - s[0], s[3] - s[1]) >= 40.0 for s in seg)
+
+
+def test_a_proposal_repair_moves_the_sides_it_can() -> None:
+    edges = np.zeros((240, 200), np.uint8)
+    cv2.line(edges, (40, 40), (140, 40), 255, 1)     # top
+    cv2.line(edges, (140, 40), (140, 180), 255, 1)   # right
+    cv2.line(edges, (40, 180), (140, 180), 255, 1)   # bottom; the left side is lost
+    near = cv2.dilate(edges, np.ones((3, 3), np.uint8)) > 0
+    cfg = detect_mod.default_config()
+    # the top side lies below its edge, the left side has none
+    quad = np.array([[40.0, 50.0], [140.0, 50.0], [140.0, 180.0], [40.0, 180.0]])
+    assert detect_mod._repair(near, quad, cfg) is None
+    fixed = detect_mod._repair(near, quad, cfg, every=False)
+    assert fixed is not None
+    xs, ys = sorted(fixed[:, 0]), sorted(fixed[:, 1])
+    assert abs(xs[0] - 40.0) <= 1.0 and abs(xs[1] - 40.0) <= 1.0       # the left side stays
+    assert abs(ys[0] - 40.0) <= 1.5 and abs(ys[1] - 40.0) <= 1.5       # the top side is on its edge
