@@ -138,7 +138,7 @@ def observe(face: NDArray[np.uint8], grid: Grid, px_per_mm: float,
     edge = round(cfg.frame_band_mm[0] * px_per_mm)
     corner = round(16 * px_per_mm)
     parts.append(face.reshape(-1, 3)[_frame_band(face.shape[:2], edge, band, corner)])
-    lab = balanced_lab(np.concatenate(parts)[:, None, :], grid.paper)[:, 0, :]
+    lab = balanced_lab(np.concatenate(parts)[None, :, :], grid.paper)[0]  # one row: converted fastest
     n_cells = sum(n for _, n in cut)
     px = lab[n_cells:]
     cell_chroma = np.hypot(lab[:n_cells, 1], lab[:n_cells, 2])
