@@ -124,8 +124,8 @@ def cell_ink(face: NDArray[np.uint8], grid: Grid, printed: NDArray[np.str_],
     rows, cols = grid.shape
     out = [np.zeros((rows, cols)) for _ in range(9)]
     masks = np.zeros((rows, cols, cfg.mask_px, cfg.mask_px), bool)
-    # every measure reads the cells and a band round them only: the face is cut to that window
-    # (each pixel's Lab depends on that pixel alone)
+    # every measure reads the cells' boxes only: the face is cut to the window holding them (each
+    # pixel's Lab depends on that pixel alone)
     geo, window = _cell_geometry(grid, printed, face.shape[:2], cfg)
     lab = balanced_lab(face[window], grid.paper)
     paper = _paper_lab(lab, geo, cfg)
