@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 from functools import cache
+from typing import Any
 
 import cv2
 import numpy as np
@@ -260,26 +261,46 @@ def _lattice_lines(hm: NDArray[np.float32], vm: NDArray[np.float32], xs: NDArray
     return horiz, vert, np.clip(ix - x0, 0, horiz.shape[1]), np.clip(iy - y0, 0, vert.shape[1])
 
 
-def _lattice_evidence(hm: NDArray[np.float32], vm: NDArray[np.float32], xs: NDArray[np.float64],
-                      ys: NDArray[np.float64], cfg: GridConfig) -> tuple[NDArray[np.float64], bool]:
+def _lattice_cover(hm: NDArray[np.float32], vm: NDArray[np.float32], xs: NDArray[np.float64],
+                   ys: NDArray[np.float64], cfg: GridConfig,
+                   ) -> tuple[NDArray[np.float64], tuple[NDArray[np.bool_], NDArray[np.bool_],
+                                                         NDArray[np.int_], NDArray[np.int_]] | None]:
     """For every line of a candidate lattice, the share of its length that carries an outline,
-    judged against the lattice's own typical line strength (OMR style); and whether every row
-    and every column holds a position outlined on all four sides."""
+    judged against the lattice's own typical line strength (OMR style); with what
+    :func:`_lattice_whole` needs (``None`` when nothing carries an outline)."""
     horiz, vert, px, py = _lattice_lines(hm, vm, xs, ys)
     both = np.concatenate([horiz.ravel(), vert.ravel()])
     level = float(np.partition(both, (3 * len(both)) // 4)[(3 * len(both)) // 4])  # upper quartile
     if level <= 0:
-        return np.zeros(len(xs) + len(ys)), False
+        return np.zeros(len(xs) + len(ys)), None
     on_h = horiz > cfg.line_on * level
     on_v = vert > cfg.line_on * level
-    cov = np.concatenate([on_h.mean(axis=1), on_v.mean(axis=1)])
+    return np.concatenate([on_h.mean(axis=1), on_v.mean(axis=1)]), (on_h, on_v, px, py)
+
+
+def _lattice_whole(on: tuple[NDArray[np.bool_], NDArray[np.bool_], NDArray[np.int_], NDArray[np.int_]] | None,
+                   cfg: GridConfig) -> bool:
+    """Whether every row and every column of a lattice holds a position outlined on all four
+    sides (from :func:`_lattice_cover`)."""
+    if on is None:
+        return False
+    on_h, on_v, px, py = on
     ch = np.concatenate([np.zeros((on_h.shape[0], 1)), np.cumsum(on_h, axis=1)], axis=1)
     cv = np.concatenate([np.zeros((on_v.shape[0], 1)), np.cumsum(on_v, axis=1)], axis=1)
     seg_h = (ch[:, px[1:]] - ch[:, px[:-1]]) / np.maximum(px[1:] - px[:-1], 1)  # (rows + 1, cols)
     seg_v = (cv[:, py[1:]] - cv[:, py[:-1]]) / np.maximum(py[1:] - py[:-1], 1)  # (cols + 1, rows)
     weakest = np.minimum.reduce([seg_h[:-1], seg_h[1:], seg_v[:-1].T, seg_v[1:].T])
     whole = weakest >= cfg.cell_side_cover
-    return cov, bool(whole.any(axis=1).all() and whole.any(axis=0).all())
+    return bool(whole.any(axis=1).all() and whole.any(axis=0).all())
+
+
+def _lattice_evidence(hm: NDArray[np.float32], vm: NDArray[np.float32], xs: NDArray[np.float64],
+                      ys: NDArray[np.float64], cfg: GridConfig) -> tuple[NDArray[np.float64], bool]:
+    """For every line of a candidate lattice, the share of its length that carries an outline
+    (see :func:`_lattice_cover`); and whether every row and every column holds a position
+    outlined on all four sides."""
+    cov, on = _lattice_cover(hm, vm, xs, ys, cfg)
+    return cov, _lattice_whole(on, cfg)
 
 
 def locate_grid(face: NDArray[np.uint8], px_per_mm: float, config: GridConfig | None = None) -> Grid | None:
@@ -327,19 +348,30 @@ def locate_grids(face: NDArray[np.uint8], px_per_mm: float, config: GridConfig |
     lo, hi = cfg.cell_mm_range[0] * px_per_mm, cfg.cell_mm_range[1] * px_per_mm
     yruns = _top(_pick(_runs(*_peaks(yprof, cfg.peak_rel), lo, hi, cfg), cfg), yprof, cfg.max_candidates)
     xruns = _top(_pick(_runs(*_peaks(xprof, cfg.peak_rel), lo, hi, cfg), cfg), xprof, cfg.max_candidates)
-    scored: list[tuple[float, NDArray[np.float64], NDArray[np.float64], bool]] = []
-    for ny, _, dy, ys in yruns:
-        for nx, _, dx, xs in xruns:
-            if abs(dx - dy) > cfg.axis_ratio_tol * max(dx, dy):
-                continue
-            cov, full = _lattice_evidence(hm, vm, xs, ys, cfg)
-            if cov.min() < cfg.min_coverage:
-                continue
-            scored.append((nx + ny + cfg.coverage_weight * float(cov.mean()), xs, ys, full))
-    scored.sort(key=lambda t: -t[0])
+    # every pair of runs of one spacing is a lattice, scored by its lines and their coverage
+    # (at most coverage_weight). Only the max_checked best ever count, so pairs are measured
+    # in order of most lines first, and a pair whose best possible score stays below the
+    # max_checked-th score already measured is never measured; ties keep the pairs' order
+    pairs = [(nx + ny, n, xs, ys) for n, ((ny, _, dy, ys), (nx, _, dx, xs))
+             in enumerate((y, x) for y in yruns for x in xruns)
+             if abs(dx - dy) <= cfg.axis_ratio_tol * max(dx, dy)]
+    pairs.sort(key=lambda t: (-t[0], t[1]))
+    scored: list[tuple[float, int, NDArray[np.float64], NDArray[np.float64], float, Any]] = []
+    for n_lines, n, xs, ys in pairs:
+        if len(scored) >= cfg.max_checked:
+            bar = sorted(t[0] for t in scored)[-cfg.max_checked]
+            if n_lines + cfg.coverage_weight < bar:
+                break
+        cov, on = _lattice_cover(hm, vm, xs, ys, cfg)
+        if cov.min() < cfg.min_coverage:
+            continue
+        mean = float(cov.mean())
+        scored.append((n_lines + cfg.coverage_weight * mean, n, xs, ys, mean, on))
+    scored.sort(key=lambda t: (-t[0], t[1]))
+    top = scored[:cfg.max_checked]
     # the catalog grids are cropped to their cells: every row and column holds a whole cell;
     # when no lattice passes, the best-covered one still lets identification try
-    whole = [(xs, ys) for _, xs, ys, full in scored[:cfg.max_checked] if full][:limit]
+    whole = [(xs, ys) for _, _, xs, ys, _, on in top if _lattice_whole(on, cfg)][:limit]
     if whole:
         return [_cells(fl, xs, ys, cfg) for xs, ys in whole]
     if not scored:
@@ -347,10 +379,9 @@ def locate_grids(face: NDArray[np.uint8], px_per_mm: float, config: GridConfig |
     # no lattice is whole (heavy blur): more lines no longer vouch for a lattice, since a blurred
     # line of the art or frame peaks like a grid line. The lattice with the most lines and the one
     # whose lines carry the most outline are both offered; the catalog settles between them
-    top = scored[:cfg.max_checked]
-    cover = max(top, key=lambda t: float(_lattice_evidence(hm, vm, t[1], t[2], cfg)[0].mean()))
+    cover = max(top, key=lambda t: t[4])
     picks = [top[0]] + ([cover] if cover is not top[0] else [])
-    return [dataclasses.replace(_cells(fl, xs, ys, cfg), whole=False) for _, xs, ys, _ in picks]
+    return [dataclasses.replace(_cells(fl, t[2], t[3], cfg), whole=False) for t in picks]
 
 
 def extended_grids(face: NDArray[np.uint8], grid: Grid, px_per_mm: float,
