@@ -9,6 +9,7 @@ and the card's common cell fill ("paper") just inside it.
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
 from dataclasses import dataclass
 from functools import cache
@@ -149,19 +150,29 @@ def _runs(pos: NDArray[np.float64], height: NDArray[np.float64], lo: float, hi: 
     out: list[tuple[int, float, float, NDArray[np.float64]]] = []
     seen: set[tuple[int, ...]] = set()
     n = len(pos)
+    at = [float(v) for v in pos]  # the peaks rise along the profile
+
+    def nearest(target: float) -> tuple[int, float]:
+        """The peak nearest ``target`` (the first of two as near) and its distance."""
+        k = bisect.bisect_left(at, target)
+        if k == n:
+            return n - 1, abs(at[n - 1] - target)
+        if k == 0:
+            return 0, abs(at[0] - target)
+        below, above = abs(at[k - 1] - target), abs(at[k] - target)
+        return (k - 1, below) if below <= above else (k, above)
+
     for i in range(n):
         for j in range(i + 1, n):
-            d = pos[j] - pos[i]
+            d = at[j] - at[i]
             if d < lo or d > hi:
                 continue
             members = [i]
             for direction in (1, -1):
                 k = 1
                 while True:
-                    target = pos[i] + direction * k * d
-                    dist = np.abs(pos - target)
-                    m = int(np.argmin(dist))
-                    if dist[m] > cfg.spacing_tol * d:
+                    m, dist = nearest(at[i] + direction * k * d)
+                    if dist > cfg.spacing_tol * d:
                         break
                     members.append(m)
                     k += 1
@@ -217,19 +228,24 @@ def _side_strengths(hsum: NDArray[np.float64], vsum: NDArray[np.float64], xs: ND
     return horiz, vert.T, ok_h, ok_v.T
 
 
-def _profile_score(prof: NDArray[np.float64], full: NDArray[np.float64]) -> float:
-    idx = np.clip(np.round(full).astype(int), 0, len(prof) - 1)
-    return float(prof[idx].sum())
-
-
 def _top(runs: list[tuple[int, float, float, NDArray[np.float64]]], prof: NDArray[np.float64],
          n: int) -> list[tuple[int, float, float, NDArray[np.float64]]]:
     """The ``n`` distinct runs with the strongest profile at their lines."""
-    uniq: dict[tuple[int, ...], tuple[int, float, float, NDArray[np.float64]]] = {}
-    for run in runs:
-        uniq.setdefault(tuple(np.round(run[3]).astype(int)), run)
-    ranked = sorted(uniq.values(), key=lambda r: -_profile_score(prof, r[3]) / len(r[3]))
-    return ranked[:n]
+    uniq: dict[bytes, int] = {}
+    scores: list[float] = []
+    kept: list[tuple[int, float, float, NDArray[np.float64]]] = []
+    for size in sorted({len(r[3]) for r in runs}):
+        members = [r for r in runs if len(r[3]) == size]
+        lines = np.round(np.stack([r[3] for r in members])).astype(int)  # (runs, size)
+        sums = prof[np.clip(lines, 0, len(prof) - 1)].sum(axis=1)
+        for run, key, total in zip(members, lines, sums, strict=True):
+            if uniq.setdefault(key.tobytes(), len(kept)) == len(kept):
+                kept.append(run)
+                scores.append(-float(total) / size)
+    # ranked as the runs came (a stable sort), whatever their number of lines
+    first = {id(r): n for n, r in enumerate(runs)}
+    ranked = sorted(range(len(kept)), key=lambda k: (scores[k], first[id(kept[k])]))
+    return [kept[k] for k in ranked[:n]]
 
 
 def _widen(hm: NDArray[np.float32], vm: NDArray[np.float32],
@@ -268,13 +284,25 @@ def _lattice_cover(hm: NDArray[np.float32], vm: NDArray[np.float32], xs: NDArray
     """For every line of a candidate lattice, the share of its length that carries an outline,
     judged against the lattice's own typical line strength (OMR style); with what
     :func:`_lattice_whole` needs (``None`` when nothing carries an outline)."""
-    horiz, vert, px, py = _lattice_lines(hm, vm, xs, ys)
-    both = np.concatenate([horiz.ravel(), vert.ravel()])
+    h, w = hm.shape
+    ix = np.round(xs).astype(int)
+    iy = np.round(ys).astype(int)
+    ix0, ix1, iy0, iy1 = int(ix[0]), int(ix[-1]), int(iy[0]), int(iy[-1])
+    if 0 <= ix0 < ix1 < w and 0 <= iy0 < iy1 < h:
+        # the whole lattice on the face (the usual case): the lines are plain slices, the
+        # vertical ones kept along the rows (counts and order statistics do not depend on it)
+        horiz = hm[iy, ix0:ix1]
+        vert_rows = vm[iy0:iy1, ix]
+        px, py = ix - ix0, iy - iy0
+    else:
+        horiz, vert, px, py = _lattice_lines(hm, vm, xs, ys)
+        vert_rows = vert.T
+    both = np.concatenate([horiz.ravel(), vert_rows.ravel()])
     level = float(np.partition(both, (3 * len(both)) // 4)[(3 * len(both)) // 4])  # upper quartile
     if level <= 0:
         return np.zeros(len(xs) + len(ys)), None
     on_h = horiz > cfg.line_on * level
-    on_v = vert > cfg.line_on * level
+    on_v = (vert_rows > cfg.line_on * level).T
     return np.concatenate([on_h.mean(axis=1), on_v.mean(axis=1)]), (on_h, on_v, px, py)
 
 
