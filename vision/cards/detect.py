@@ -275,24 +275,26 @@ def _repair(near: NDArray[np.bool_], quad: NDArray[np.float64], cfg: DetectConfi
             return None
         lo_off, hi_off = cfg.repair_range[0] * abs(far), cfg.repair_range[1] * abs(far)
         offsets = np.arange(lo_off, hi_off, 1.0) * np.sign(far)
+        # every turned line at every offset at once: directions (turns, 2), then the points
+        # along each line over the opposite side's extent (turns, offsets, samples, 2)
+        cs, sn = np.cos(turns)[:, None], np.sin(turns)[:, None]
+        dts = np.concatenate([cs * d[0] - sn * d[1], sn * d[0] + cs * d[1]], axis=1)
+        nts = np.stack([-dts[:, 1], dts[:, 0]], axis=1)
+        length = float(np.hypot(*(b - a)))
+        bases = a + 0.5 * (b - a) - 0.5 * length * dts
+        pts = (bases[:, None, None, :] + offsets[None, :, None, None] * nts[:, None, None, :]
+               + (t * length)[None, None, :, None] * dts[:, None, None, :])
+        xi = np.round(pts[..., 0]).astype(int)
+        yi = np.round(pts[..., 1]).astype(int)
+        inside = (xi >= 0) & (xi < w) & (yi >= 0) & (yi < h)
+        hit = near[np.clip(yi, 0, h - 1), np.clip(xi, 0, w - 1)] & inside
+        scores = hit.mean(axis=2)  # (turns, offsets)
         best: tuple[float, float, NDArray[np.float64], NDArray[np.float64]] | None = None
-        for turn in turns:
-            c, s_ = np.cos(turn), np.sin(turn)
-            dt = np.array([c * d[0] - s_ * d[1], s_ * d[0] + c * d[1]])
-            nt = np.array([-dt[1], dt[0]])
-            # along the new line over the opposite side's extent: (offsets, samples, 2)
-            length = float(np.hypot(*(b - a)))
-            base = a + 0.5 * (b - a) - 0.5 * length * dt
-            pts = (base[None, None, :] + offsets[:, None, None] * nt[None, None, :]
-                   + (t * length)[None, :, None] * dt[None, None, :])
-            xi = np.round(pts[..., 0]).astype(int)
-            yi = np.round(pts[..., 1]).astype(int)
-            inside = (xi >= 0) & (xi < w) & (yi >= 0) & (yi < h)
-            hit = near[np.clip(yi, 0, h - 1), np.clip(xi, 0, w - 1)] & inside
-            score = hit.mean(axis=1)
+        for n_turn, score in enumerate(scores):
             k = int(np.argmax(score))
             if best is None or score[k] > best[0] + 1e-9:
-                best = (float(score[k]), float(offsets[k]), base + offsets[k] * nt, dt)
+                best = (float(score[k]), float(offsets[k]), bases[n_turn] + offsets[k] * nts[n_turn],
+                        dts[n_turn])
         if best is None or best[0] < cfg.side_support:
             if every:
                 return None
