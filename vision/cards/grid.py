@@ -92,13 +92,15 @@ def line_maps(face: NDArray[np.uint8], px_per_mm: float,
     ``run_mm`` survive.
     """
     cfg = config or default_config()
-    gray = cv2.cvtColor(face, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    # minima and maxima of 8-bit grey levels, and a closing less the image (never negative),
+    # are exact in 8 bits: the maps are made there and only then widened to float32
+    gray = cv2.cvtColor(face, cv2.COLOR_BGR2GRAY)
     k = max(3, round(cfg.line_kernel_mm * px_per_mm) | 1)
     dark = cv2.morphologyEx(gray, cv2.MORPH_BLACKHAT, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
     run = max(5, round(cfg.run_mm * px_per_mm))
     hmap = cv2.morphologyEx(dark, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (run, 1)))
     vmap = cv2.morphologyEx(dark, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (1, run)))
-    return hmap, vmap
+    return hmap.astype(np.float32), vmap.astype(np.float32)
 
 
 @dataclass(frozen=True)
@@ -124,9 +126,12 @@ def face_lines(face: NDArray[np.uint8], px_per_mm: float, config: GridConfig | N
     cfg = config or default_config()
     hmap, vmap = line_maps(face, px_per_mm, cfg)
     hw, vw = _widen(hmap, vmap)
-    h, w = hmap.shape
-    hsum = np.concatenate([np.zeros((h, 1)), np.cumsum(hw, axis=1, dtype=np.float64)], axis=1)
-    vsum = np.concatenate([np.zeros((1, w)), np.cumsum(vw, axis=0, dtype=np.float64)], axis=0)
+    # the maps hold whole grey levels, so their running sums are whole numbers, exact in
+    # float64: the running sums along one axis are the differences of the 2-D integral image
+    hi = cv2.integral(hw, sdepth=cv2.CV_64F)
+    vi = cv2.integral(vw, sdepth=cv2.CV_64F)
+    hsum = hi[1:] - hi[:-1]
+    vsum = vi[:, 1:] - vi[:, :-1]
     lab = cv2.cvtColor(face, cv2.COLOR_BGR2LAB).astype(np.float32)
     return FaceLines(hmap, vmap, hsum, vsum, lab)
 
@@ -512,20 +517,64 @@ def _cells(lines: FaceLines, xs: NDArray[np.float64], ys: NDArray[np.float64], c
     sides = np.stack([horiz[:-1], horiz[1:], vert[:, :-1], vert[:, 1:]], axis=2)
     level = float(np.median(sides)) or 1.0  # most sides belong to cells
     side_min = sides.min(axis=2) / level
-    lab = lines.lab
-    rings: list[NDArray[np.float32]] = []
-    for r in range(rows):
-        for c in range(cols):
-            rings.append(_ring(lab, xs[c], ys[r], xs[c + 1], ys[r + 1], cfg))
     ok = side_min.ravel() >= cfg.side_present
-    pool = [rings[i] for i in range(len(rings)) if ok[i]] or rings
-    paper_lab = np.median(np.concatenate(pool), axis=0)
-    paper_frac = np.array([float(np.mean(np.linalg.norm(rg - paper_lab, axis=1) < cfg.paper_dist))
-                           if len(rg) else 0.0 for rg in rings])
+    px, owner = _ring_pixels(lines.lab, xs, ys, cfg)
+    sizes = np.bincount(owner, minlength=rows * cols)
+    pool = px[ok[owner]] if ok.any() else px
+    paper_lab = np.median(pool, axis=0)
+    # the Lab distance summed channel by channel (as numpy.linalg.norm sums the short axis)
+    d0, d1, d2 = (px[:, k] - paper_lab[k] for k in range(3))
+    near = np.sqrt(d0 * d0 + d1 * d1 + d2 * d2) < cfg.paper_dist
+    hits = np.bincount(owner, weights=near, minlength=rows * cols)
+    paper_frac = np.where(sizes > 0, hits / np.maximum(sizes, 1), 0.0)
     side_score = np.clip(side_min.ravel() / cfg.side_present, 0.0, 1.0)
     presence = (cfg.side_weight * side_score + (1.0 - cfg.side_weight) * paper_frac).reshape(rows, cols)
     paper_bgr = cv2.cvtColor(paper_lab.reshape(1, 1, 3).astype(np.uint8), cv2.COLOR_LAB2BGR).reshape(3)
     return Grid(xs, ys, np.clip(presence, 0.0, 1.0), paper_bgr.astype(np.float64))
+
+
+def _ring_pixels(lab: NDArray[np.float32], xs: NDArray[np.float64], ys: NDArray[np.float64],
+                 cfg: GridConfig) -> tuple[NDArray[np.float32], NDArray[np.int_]]:
+    """The pixels of every cell's ring (see :func:`_ring`), ``(n, 3)`` Lab float32, and the
+    row-major index of the cell each belongs to, ``(n,)``. The pixels of a cell keep no
+    particular order."""
+    rows, cols = len(ys) - 1, len(xs) - 1
+    a, b = cfg.ring_frac
+
+    def cut(lo: NDArray[np.int_], hi: NDArray[np.int_], size: int | NDArray[np.int_],
+            ) -> tuple[NDArray[np.int_], NDArray[np.int_]]:
+        """What a slice ``[lo:hi]`` of a length ``size`` selects: ``(start, stop)``, stop >= start."""
+        lo = np.clip(np.where(lo < 0, lo + size, lo), 0, size)
+        hi = np.clip(np.where(hi < 0, hi + size, hi), 0, size)
+        return lo, np.maximum(hi, lo)
+
+    h, w = lab.shape[:2]
+    x0, x1 = np.broadcast_to(xs[:-1], (rows, cols)).ravel(), np.broadcast_to(xs[1:], (rows, cols)).ravel()
+    y0, y1 = np.repeat(ys[:-1], cols), np.repeat(ys[1:], cols)
+    cw, ch = x1 - x0, y1 - y0
+    # the crops of _ring, as the rows and columns they select
+    ya, yb = cut(np.round(y0 + a * ch).astype(int), np.round(y1 - a * ch).astype(int), h)
+    xa, xb = cut(np.round(x0 + a * cw).astype(int), np.round(x1 - a * cw).astype(int), w)
+    ih, iw = yb - ya, xb - xa
+    ia, ib = cut(np.round((b - a) * ch).astype(int), ih - np.round((b - a) * ch).astype(int), ih)
+    ja, jb = cut(np.round((b - a) * cw).astype(int), iw - np.round((b - a) * cw).astype(int), iw)
+    some = (ih > 0) & (iw > 0)
+    if some.any():
+        # every ring painted with its cell's index in a window around them all; rings that
+        # overlap (a lattice far off the face) lose pixels, and are then cut one by one
+        wy0, wy1 = int(ya[some].min()), int(yb[some].max())
+        wx0, wx1 = int(xa[some].min()), int(xb[some].max())
+        label = np.full((wy1 - wy0, wx1 - wx0), -1, np.int32)
+        ya, yb, xa, xb = ya - wy0, yb - wy0, xa - wx0, xb - wx0
+        for k in np.flatnonzero(some).tolist():
+            label[ya[k]:yb[k], xa[k]:xb[k]] = k
+            label[ya[k] + ia[k]:ya[k] + ib[k], xa[k] + ja[k]:xa[k] + jb[k]] = -1
+        inside = label >= 0
+        if int(np.count_nonzero(inside)) == int((ih * iw - (ib - ia) * (jb - ja))[some].sum()):
+            return lab[wy0:wy1, wx0:wx1][inside], label[inside]
+    rings = [_ring(lab, xs[c], ys[r], xs[c + 1], ys[r + 1], cfg) for r in range(rows) for c in range(cols)]
+    owner = np.repeat(np.arange(rows * cols), [len(rg) for rg in rings])
+    return np.concatenate(rings).reshape(-1, 3), owner
 
 
 def _ring(lab: NDArray[np.float32], x0: float, y0: float, x1: float, y1: float,
@@ -545,7 +594,10 @@ def balanced_lab(face: NDArray[np.uint8], paper: NDArray[np.float64]) -> NDArray
     """The face in Lab (L 0..255, a and b centred on 0) after a von Kries white balance that makes
     the cells' fill ``paper`` (BGR) neutral; ``(H, W, 3)`` float32."""
     gains = float(np.mean(paper)) / np.maximum(paper, 1.0)
-    bal = np.clip(face.astype(np.float32) * gains.astype(np.float32), 0, 255).astype(np.uint8)
+    # each channel's 256 levels balanced once (as each pixel would be), then looked up
+    levels = np.arange(256, dtype=np.float32)[:, None] * gains.astype(np.float32)[None, :]
+    lut = np.clip(levels, 0, 255).astype(np.uint8).reshape(256, 1, 3)
+    bal = cv2.LUT(np.ascontiguousarray(face), lut)
     return cv2.cvtColor(bal, cv2.COLOR_BGR2LAB).astype(np.float32) - np.array([0, 128, 128], np.float32)
 
 
