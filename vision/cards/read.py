@@ -100,16 +100,34 @@ class _Prepared:
     ink: marks_mod.CellInk
 
 
-def _prepare(image: NDArray[np.uint8], quad: detect_mod.CardQuad, catalog: Catalog,
-             cfg: CardsConfig) -> CardReading | _Prepared | None:
-    """Everything up to the mark decisions; a finished reading for a cut or unknown card,
-    ``None`` when the quad shows no grid of cells (not a map card)."""
-    if quad.partial:
-        return CardReading(None, None, 0.0, _quad(quad.corners), (), (), False, True)
+@dataclass(frozen=True)
+class _Lattices:
+    """A quad's upright face, its outline measurements and the lattices found on it."""
+
+    face: rectify_mod.Face
+    lines: grid_mod.FaceLines
+    grids: list[grid_mod.Grid]
+
+
+def _lattices(image: NDArray[np.uint8], quad: detect_mod.CardQuad, cfg: CardsConfig) -> _Lattices:
+    """Rectify a quad and find the lattices on its face (``grid.alternatives`` at most)."""
     face = rectify_mod.rectify(image, quad.corners, cfg.rectify)
     ppm = cfg.rectify.px_per_mm
     lines = grid_mod.face_lines(face.image, ppm, cfg.grid)
     grids = grid_mod.locate_grids(face.image, ppm, cfg.grid, limit=cfg.grid.alternatives, lines=lines)
+    return _Lattices(face, lines, grids)
+
+
+def _prepare(image: NDArray[np.uint8], quad: detect_mod.CardQuad, catalog: Catalog,
+             cfg: CardsConfig, seen: _Lattices | None = None) -> CardReading | _Prepared | None:
+    """Everything up to the mark decisions; a finished reading for a cut or unknown card,
+    ``None`` when the quad shows no grid of cells (not a map card). ``seen``: the quad's
+    :func:`_lattices` when already found."""
+    if quad.partial:
+        return CardReading(None, None, 0.0, _quad(quad.corners), (), (), False, True)
+    found = seen or _lattices(image, quad, cfg)
+    face, lines, grids = found.face, found.lines, found.grids
+    ppm = cfg.rectify.px_per_mm
     if not grids:
         return None
     # geometry first: the lattice may be a line off. A row or column of faint or hatched cells
@@ -222,14 +240,12 @@ def _shared(a: detect_mod.CardQuad, b: detect_mod.CardQuad) -> float:
     return float(inter) / max(1e-9, min(a.area, b.area))
 
 
-def _shows_grid(image: NDArray[np.uint8], quad: detect_mod.CardQuad, cfg: CardsConfig) -> bool:
-    """Whether a proposed quad's face shows a whole grid of outlined cells with quiet insides
-    (what every map card has, and a table's texture has not)."""
-    face = rectify_mod.rectify(image, quad.corners, cfg.rectify)
-    lines = grid_mod.face_lines(face.image, cfg.rectify.px_per_mm, cfg.grid)
-    grids = grid_mod.locate_grids(face.image, cfg.rectify.px_per_mm, cfg.grid, lines=lines)
+def _shows_grid(seen: _Lattices, cfg: CardsConfig) -> bool:
+    """Whether a proposed quad's face (its :func:`_lattices`) shows a whole grid of outlined
+    cells with quiet insides (what every map card has, and a table's texture has not)."""
+    grids = seen.grids
     return (bool(grids) and grids[0].whole
-            and grid_mod.inside_lines(lines, grids[0], cfg.grid) <= cfg.grid.quiet_inside)
+            and grid_mod.inside_lines(seen.lines, grids[0], cfg.grid) <= cfg.grid.quiet_inside)
 
 
 def read_one(image: NDArray[np.uint8], quad: detect_mod.CardQuad, catalog: Catalog,
@@ -282,8 +298,14 @@ def read(image: NDArray[np.uint8], catalog: Catalog | None = None,
     # borrowed side, or one that shows no grid (a part of a card closed off by its grid box), is
     # no card as it stands, but its sides along edges seed the corners
     seeds = tuple(q for n, q in enumerate(outlined) if n not in read_at)
+    checked: dict[bytes, _Lattices] = {}  # each proposal's face, kept for its reading
+
+    def accept(q: detect_mod.CardQuad) -> bool:
+        checked[q.corners.tobytes()] = _lattices(image, q, cfg)
+        return _shows_grid(checked[q.corners.tobytes()], cfg)
+
     proposed = detect_mod.propose(image, tuple(outlined[n] for n in read_at), cfg.detect, seeds,
-                                  accept=lambda q: _shows_grid(image, q, cfg))
+                                  accept=accept)
     found: list[CardReading | _Prepared] = []
     for n, quad in enumerate(outlined):
         if n in read_at:
@@ -294,7 +316,7 @@ def read(image: NDArray[np.uint8], catalog: Catalog | None = None,
             if p is not None:
                 found.append(p)
     for quad in proposed:
-        p = _prepare(image, quad, cat, cfg)
+        p = _prepare(image, quad, cat, cfg, checked.get(quad.corners.tobytes()))
         if isinstance(p, _Prepared):
             found.append(p)
     templates = _templates([p for p in found if isinstance(p, _Prepared)], cfg)
