@@ -110,15 +110,15 @@ class FaceLines:
 
     ``hmap`` and ``vmap`` ``(H, W)`` float32 are :func:`line_maps`; ``hsum`` ``(H, W + 1)`` and
     ``vsum`` ``(H + 1, W)`` float64 are running sums along x of ``hmap`` and along y of ``vmap``,
-    each line first widened to the best of 5 pixels across it; ``lab`` ``(H, W, 3)`` float32 is
-    the face in Lab.
+    each line first widened to the best of 5 pixels across it; ``lab`` ``(H, W, 3)`` uint8 is
+    the face in 8-bit Lab.
     """
 
     hmap: NDArray[np.float32]
     vmap: NDArray[np.float32]
     hsum: NDArray[np.float64]
     vsum: NDArray[np.float64]
-    lab: NDArray[np.float32]
+    lab: NDArray[np.uint8]
 
 
 def face_lines(face: NDArray[np.uint8], px_per_mm: float, config: GridConfig | None = None) -> FaceLines:
@@ -132,7 +132,7 @@ def face_lines(face: NDArray[np.uint8], px_per_mm: float, config: GridConfig | N
     vi = cv2.integral(vw, sdepth=cv2.CV_64F)
     hsum = hi[1:] - hi[:-1]
     vsum = vi[:, 1:] - vi[:, :-1]
-    lab = cv2.cvtColor(face, cv2.COLOR_BGR2LAB).astype(np.float32)
+    lab = cv2.cvtColor(face, cv2.COLOR_BGR2LAB)
     return FaceLines(hmap, vmap, hsum, vsum, lab)
 
 
@@ -518,26 +518,19 @@ def _cells(lines: FaceLines, xs: NDArray[np.float64], ys: NDArray[np.float64], c
     level = float(np.median(sides)) or 1.0  # most sides belong to cells
     side_min = sides.min(axis=2) / level
     ok = side_min.ravel() >= cfg.side_present
-    px, owner = _ring_pixels(lines.lab, xs, ys, cfg)
-    sizes = np.bincount(owner, minlength=rows * cols)
-    pool = px[ok[owner]] if ok.any() else px
-    paper_lab = np.median(pool, axis=0)
-    # the Lab distance summed channel by channel (as numpy.linalg.norm sums the short axis)
-    d0, d1, d2 = (px[:, k] - paper_lab[k] for k in range(3))
-    near = np.sqrt(d0 * d0 + d1 * d1 + d2 * d2) < cfg.paper_dist
-    hits = np.bincount(owner, weights=near, minlength=rows * cols)
-    paper_frac = np.where(sizes > 0, hits / np.maximum(sizes, 1), 0.0)
+    paper_lab, paper_frac = _paper(lines.lab, xs, ys, ok, cfg)
     side_score = np.clip(side_min.ravel() / cfg.side_present, 0.0, 1.0)
     presence = (cfg.side_weight * side_score + (1.0 - cfg.side_weight) * paper_frac).reshape(rows, cols)
     paper_bgr = cv2.cvtColor(paper_lab.reshape(1, 1, 3).astype(np.uint8), cv2.COLOR_LAB2BGR).reshape(3)
     return Grid(xs, ys, np.clip(presence, 0.0, 1.0), paper_bgr.astype(np.float64))
 
 
-def _ring_pixels(lab: NDArray[np.float32], xs: NDArray[np.float64], ys: NDArray[np.float64],
-                 cfg: GridConfig) -> tuple[NDArray[np.float32], NDArray[np.int_]]:
-    """The pixels of every cell's ring (see :func:`_ring`), ``(n, 3)`` Lab float32, and the
-    row-major index of the cell each belongs to, ``(n,)``. The pixels of a cell keep no
-    particular order."""
+def _ring_labels(shape: tuple[int, ...], xs: NDArray[np.float64], ys: NDArray[np.float64],
+                 cfg: GridConfig) -> tuple[tuple[slice, slice], NDArray[np.int32]] | None:
+    """Every cell's ring (see :func:`_ring`) painted with the cell's row-major index (``-1``
+    elsewhere) in a window of a face of ``shape`` around them all: the window and the
+    ``(h, w)`` int32 labels. ``None`` when no ring has a pixel or two rings overlap (a lattice
+    far off the face)."""
     rows, cols = len(ys) - 1, len(xs) - 1
     a, b = cfg.ring_frac
 
@@ -548,7 +541,7 @@ def _ring_pixels(lab: NDArray[np.float32], xs: NDArray[np.float64], ys: NDArray[
         hi = np.clip(np.where(hi < 0, hi + size, hi), 0, size)
         return lo, np.maximum(hi, lo)
 
-    h, w = lab.shape[:2]
+    h, w = shape[:2]
     x0, x1 = np.broadcast_to(xs[:-1], (rows, cols)).ravel(), np.broadcast_to(xs[1:], (rows, cols)).ravel()
     y0, y1 = np.repeat(ys[:-1], cols), np.repeat(ys[1:], cols)
     cw, ch = x1 - x0, y1 - y0
@@ -559,22 +552,71 @@ def _ring_pixels(lab: NDArray[np.float32], xs: NDArray[np.float64], ys: NDArray[
     ia, ib = cut(np.round((b - a) * ch).astype(int), ih - np.round((b - a) * ch).astype(int), ih)
     ja, jb = cut(np.round((b - a) * cw).astype(int), iw - np.round((b - a) * cw).astype(int), iw)
     some = (ih > 0) & (iw > 0)
-    if some.any():
-        # every ring painted with its cell's index in a window around them all; rings that
-        # overlap (a lattice far off the face) lose pixels, and are then cut one by one
-        wy0, wy1 = int(ya[some].min()), int(yb[some].max())
-        wx0, wx1 = int(xa[some].min()), int(xb[some].max())
-        label = np.full((wy1 - wy0, wx1 - wx0), -1, np.int32)
-        ya, yb, xa, xb = ya - wy0, yb - wy0, xa - wx0, xb - wx0
-        for k in np.flatnonzero(some).tolist():
-            label[ya[k]:yb[k], xa[k]:xb[k]] = k
-            label[ya[k] + ia[k]:ya[k] + ib[k], xa[k] + ja[k]:xa[k] + jb[k]] = -1
+    if not some.any():
+        return None
+    # rings that overlap lose pixels to each other: the count tells
+    wy0, wy1 = int(ya[some].min()), int(yb[some].max())
+    wx0, wx1 = int(xa[some].min()), int(xb[some].max())
+    label = np.full((wy1 - wy0, wx1 - wx0), -1, np.int32)
+    ya, yb, xa, xb = ya - wy0, yb - wy0, xa - wx0, xb - wx0
+    for k in np.flatnonzero(some).tolist():
+        label[ya[k]:yb[k], xa[k]:xb[k]] = k
+        label[ya[k] + ia[k]:ya[k] + ib[k], xa[k] + ja[k]:xa[k] + jb[k]] = -1
+    if int(np.count_nonzero(label >= 0)) != int((ih * iw - (ib - ia) * (jb - ja))[some].sum()):
+        return None
+    return (slice(wy0, wy1), slice(wx0, wx1)), label
+
+
+def _paper(lab: NDArray[np.uint8], xs: NDArray[np.float64], ys: NDArray[np.float64],
+           ok: NDArray[np.bool_], cfg: GridConfig) -> tuple[NDArray[np.float32], NDArray[np.float64]]:
+    """The cells' common fill and how much of each cell's ring shows it.
+
+    Parameters
+    ----------
+    lab : (H, W, 3) uint8 array
+        The face in 8-bit Lab.
+    ok : (rows * cols,) bool array
+        The cells whose rings give the fill (all when none).
+
+    Returns
+    -------
+    paper : (3,) float32 array
+        The median Lab of the rings of the ``ok`` cells.
+    share : (rows * cols,) float64 array
+        The share of each cell's ring within ``paper_dist`` of it (0 for an empty ring).
+    """
+    n_cells = (len(ys) - 1) * (len(xs) - 1)
+    found = _ring_labels(lab.shape, xs, ys, cfg)
+    if found is not None:
+        window, label = found
+        win = np.ascontiguousarray(lab[window])
         inside = label >= 0
-        if int(np.count_nonzero(inside)) == int((ih * iw - (ib - ia) * (jb - ja))[some].sum()):
-            return lab[wy0:wy1, wx0:wx1][inside], label[inside]
-    rings = [_ring(lab, xs[c], ys[r], xs[c + 1], ys[r + 1], cfg) for r in range(rows) for c in range(cols)]
-    owner = np.repeat(np.arange(rows * cols), [len(rg) for rg in rings])
-    return np.concatenate(rings).reshape(-1, 3), owner
+        pool = inside & ok[label] if ok.any() else inside
+        n = int(np.count_nonzero(pool))
+    if found is None or n == 0:
+        labf = lab.astype(np.float32)
+        rings = [_ring(labf, xs[c], ys[r], xs[c + 1], ys[r + 1], cfg)
+                 for r in range(len(ys) - 1) for c in range(len(xs) - 1)]
+        chosen = [rings[i] for i in range(len(rings)) if ok[i]] or rings
+        paper = np.median(np.concatenate(chosen), axis=0)
+        share = np.array([float(np.mean(np.linalg.norm(rg - paper, axis=1) < cfg.paper_dist))
+                          if len(rg) else 0.0 for rg in rings])
+        return paper, share
+    # the median of whole levels from their histogram: the middle level, or the mean of the
+    # two middle ones
+    mask = pool.astype(np.uint8)
+    paper = np.empty(3, np.float32)
+    for k in range(3):
+        counts = np.cumsum(cv2.calcHist([win], [k], mask, [256], [0, 256]).ravel().astype(np.int64))
+        lo, hi = np.searchsorted(counts, [(n - 1) // 2, n // 2], side="right")
+        paper[k] = (np.float32(lo) + np.float32(hi)) / np.float32(2)
+    # squared distances per channel looked up by level, summed in channel order
+    levels = np.arange(256, dtype=np.float32)[:, None] - paper[None, :]
+    sq = cv2.LUT(win, (levels * levels).reshape(256, 1, 3))
+    near = np.sqrt(sq[..., 0] + sq[..., 1] + sq[..., 2]) < cfg.paper_dist
+    sizes = np.bincount(label[inside], minlength=n_cells)
+    hits = np.bincount(label[inside & near], minlength=n_cells)
+    return paper, np.where(sizes > 0, hits / np.maximum(sizes, 1), 0.0)
 
 
 def _ring(lab: NDArray[np.float32], x0: float, y0: float, x1: float, y1: float,
