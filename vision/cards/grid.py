@@ -290,8 +290,8 @@ def _lattice_cover(hm: NDArray[np.float32], vm: NDArray[np.float32], xs: NDArray
     judged against the lattice's own typical line strength (OMR style); with what
     :func:`_lattice_whole` needs (``None`` when nothing carries an outline)."""
     h, w = hm.shape
-    ix = np.round(xs).astype(int)
-    iy = np.round(ys).astype(int)
+    ix = xs.round().astype(int)
+    iy = ys.round().astype(int)
     ix0, ix1, iy0, iy1 = int(ix[0]), int(ix[-1]), int(iy[0]), int(iy[-1])
     if 0 <= ix0 < ix1 < w and 0 <= iy0 < iy1 < h:
         # the whole lattice on the face (the usual case): the lines are plain slices, the
@@ -308,7 +308,9 @@ def _lattice_cover(hm: NDArray[np.float32], vm: NDArray[np.float32], xs: NDArray
         return np.zeros(len(xs) + len(ys)), None
     on_h = horiz > cfg.line_on * level
     on_v = (vert_rows > cfg.line_on * level).T
-    return np.concatenate([on_h.mean(axis=1), on_v.mean(axis=1)]), (on_h, on_v, px, py)
+    # the share of each line's pixels that are on (as a mean of booleans: whole counts over n)
+    cov = np.concatenate([on_h.sum(axis=1) / on_h.shape[1], on_v.sum(axis=1) / on_v.shape[1]])
+    return cov, (on_h, on_v, px, py)
 
 
 def _lattice_whole(on: tuple[NDArray[np.bool_], NDArray[np.bool_], NDArray[np.int_], NDArray[np.int_]] | None,
