@@ -140,13 +140,13 @@ def _peaks(profile: NDArray[np.float64], rel: float) -> tuple[NDArray[np.float64
     p = np.convolve(profile, np.array([1, 2, 3, 2, 1], float) / 9.0, mode="same")
     if p.max() <= 0:
         return np.zeros(0), np.zeros(0)
-    idx = [i for i in range(1, len(p) - 1) if p[i] >= p[i - 1] and p[i] > p[i + 1] and p[i] >= rel * p.max()]
-    pos = []
-    for i in idx:  # sub-pixel parabola
-        a, b, c = p[i - 1], p[i], p[i + 1]
-        den = a - 2 * b + c
-        pos.append(i + (0.5 * (a - c) / den if den != 0 else 0.0))
-    return np.array(pos, float), np.array([p[i] for i in idx], float)
+    mid = p[1:-1]
+    idx = np.flatnonzero((mid >= p[:-2]) & (mid > p[2:]) & (mid >= rel * p.max())) + 1
+    # sub-pixel parabola
+    a, b, c = p[idx - 1], p[idx], p[idx + 1]
+    den = a - 2 * b + c
+    shift = np.divide(0.5 * (a - c), den, out=np.zeros(len(idx)), where=den != 0)
+    return idx + shift, b.astype(float)
 
 
 def _runs(pos: NDArray[np.float64], height: NDArray[np.float64], lo: float, hi: float,

@@ -151,3 +151,17 @@ def test_runs_match_the_argmin_search(seed: int) -> None:
     assert len(runs) == len(plain) > 0
     for (n, s, d, full), (n0, s0, d0, full0) in zip(runs, plain, strict=True):
         assert (n, s, d) == (n0, s0, d0) and np.array_equal(full, full0)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_peaks_match_the_point_by_point_search(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    # whole numbers: plateaus and flat parabolas (zero curvature) happen
+    profile = rng.integers(0, 6, 300).astype(float)
+    p = np.convolve(profile, np.array([1, 2, 3, 2, 1], float) / 9.0, mode="same")
+    idx = [i for i in range(1, len(p) - 1) if p[i] >= p[i - 1] and p[i] > p[i + 1] and p[i] >= 0.3 * p.max()]
+    plain = [i + (0.5 * (p[i - 1] - p[i + 1]) / den if (den := p[i - 1] - 2 * p[i] + p[i + 1]) != 0 else 0.0)
+             for i in idx]
+    pos, height = grid_mod._peaks(profile, 0.3)
+    assert len(idx) > 5
+    assert np.array_equal(pos, np.array(plain)) and np.array_equal(height, p[idx])
