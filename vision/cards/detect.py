@@ -78,6 +78,19 @@ class CardQuad:
     area: float
 
 
+class Detection(tuple[CardQuad, ...]):
+    """The card outlines found by :func:`detect` (a tuple of :class:`CardQuad`), carrying the
+    Canny map of the photo at pass ``propose_pass`` (``(h, w)`` uint8, ``None`` when not made)
+    so that :func:`propose` on the same photo need not make it again."""
+
+    canny: NDArray[np.uint8] | None
+
+    def __new__(cls, quads: tuple[CardQuad, ...] = (), canny: NDArray[np.uint8] | None = None) -> Detection:
+        self = super().__new__(cls, quads)
+        self.canny = canny
+        return self
+
+
 def _clockwise(pts: NDArray[np.float64]) -> NDArray[np.float64]:
     c = pts.mean(axis=0)
     ang = np.arctan2(pts[:, 1] - c[1], pts[:, 0] - c[0])
@@ -386,7 +399,7 @@ def _suppress(cands: list[tuple[NDArray[np.float64], bool, float]], cfg: DetectC
     return [cands[i] for i in kept]
 
 
-def detect(image: NDArray[np.uint8], config: DetectConfig | None = None) -> tuple[CardQuad, ...]:
+def detect(image: NDArray[np.uint8], config: DetectConfig | None = None) -> Detection:
     """Find the card outlines in a photo.
 
     Parameters
@@ -397,9 +410,9 @@ def detect(image: NDArray[np.uint8], config: DetectConfig | None = None) -> tupl
 
     Returns
     -------
-    tuple of CardQuad
-        Complete cards first, largest first; then partial cards (cut by the border) whose area is
-        at least ``min_partial_area_frac`` of the median complete card.
+    Detection
+        A tuple of CardQuad: complete cards first, largest first; then partial cards (cut by the
+        border) whose area is at least ``min_partial_area_frac`` of the median complete card.
     """
     cfg = config or default_config()
     h, w = image.shape[:2]
@@ -407,9 +420,12 @@ def detect(image: NDArray[np.uint8], config: DetectConfig | None = None) -> tupl
     weak_pass: list[list[tuple[NDArray[np.float64], bool, float]]] = []
     scaled: dict[int, tuple[float, NDArray[np.uint8]]] = {}
     cannies: dict[tuple[int, float, float, float], NDArray[np.uint8]] = {}
-    for max_side, blur, low, high, dilate in cfg.passes:
+    propose_key: tuple[int, float, float, float] | None = None
+    for n_pass, (max_side, blur, low, high, dilate) in enumerate(cfg.passes):
         f = min(1.0, max_side / max(h, w))
         key = round(f * 1000)
+        if n_pass == cfg.propose_pass:
+            propose_key = (key, blur, low, high)
         if key not in scaled:
             scaled[key] = (f, image if f >= 1.0 else cv2.resize(image, (round(w * f), round(h * f)),
                                                                 interpolation=cv2.INTER_AREA))
@@ -453,7 +469,7 @@ def detect(image: NDArray[np.uint8], config: DetectConfig | None = None) -> tupl
                 kept[clash[0]] = cand
     out = [CardQuad(quad, is_partial, area) for quad, is_partial, area in kept]
     out.sort(key=lambda q: (q.partial, -q.area))
-    return tuple(out)
+    return Detection(tuple(out), cannies.get(propose_key) if propose_key is not None else None)
 
 
 def _segments(edges: NDArray[np.uint8], min_len: float) -> NDArray[np.float64]:
@@ -472,7 +488,8 @@ def _segments(edges: NDArray[np.uint8], min_len: float) -> NDArray[np.float64]:
 
 def propose(image: NDArray[np.uint8], found: tuple[CardQuad, ...],
             config: DetectConfig | None = None, borrowed: tuple[CardQuad, ...] = (),
-            accept: Callable[[CardQuad], bool] | None = None) -> tuple[CardQuad, ...]:
+            accept: Callable[[CardQuad], bool] | None = None,
+            canny: NDArray[np.uint8] | None = None) -> tuple[CardQuad, ...]:
     """Card outlines proposed from straight edges where no card was found: a card whose outline
     is open (touching another card, on a table of its own colour, under glare) still shows two
     adjacent sides meeting at a corner.
@@ -500,6 +517,9 @@ def propose(image: NDArray[np.uint8], found: tuple[CardQuad, ...],
         ``accept(quad) -> bool``: the verification of a proposal, asked best proposal first
         (at most ``propose_max`` times); a rejected proposal takes no place from another one
         (only the same quad, within ``inner_share`` of its area, is not asked again).
+    canny : (h, w) uint8 array, optional
+        The Canny map of this photo at pass ``propose_pass`` when already made
+        (:attr:`Detection.canny`).
 
     Returns
     -------
@@ -513,9 +533,11 @@ def propose(image: NDArray[np.uint8], found: tuple[CardQuad, ...],
     h, w = image.shape[:2]
     max_side, blur, low, high, dilate = cfg.passes[cfg.propose_pass]
     f = min(1.0, max_side / max(h, w))
-    small = (image if f >= 1.0
-             else cv2.resize(image, (round(w * f), round(h * f)), interpolation=cv2.INTER_AREA))
-    edges = _edges(small, blur, low, high, int(dilate))
+    if canny is None or canny.shape != (round(h * f), round(w * f)):
+        small = (image if f >= 1.0
+                 else cv2.resize(image, (round(w * f), round(h * f)), interpolation=cv2.INTER_AREA))
+        canny = cv2.Canny(cv2.GaussianBlur(small, (0, 0), blur), low, high, L2gradient=True)
+    edges = _edges(canny, blur, low, high, int(dilate), canny)
     sh, sw = edges.shape
     med = float(np.median([q.area for q in full])) * f * f
     short, long_ = np.sqrt(med * 63.0 / 88.0), np.sqrt(med * 88.0 / 63.0)

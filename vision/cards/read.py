@@ -304,8 +304,9 @@ def read(image: NDArray[np.uint8], catalog: Catalog | None = None,
         checked[q.corners.tobytes()] = _lattices(image, q, cfg)
         return _shows_grid(checked[q.corners.tobytes()], cfg)
 
+    canny = outlined.canny if isinstance(outlined, detect_mod.Detection) else None
     proposed = detect_mod.propose(image, tuple(outlined[n] for n in read_at), cfg.detect, seeds,
-                                  accept=accept)
+                                  accept=accept, canny=canny)
     found: list[CardReading | _Prepared] = []
     for n, quad in enumerate(outlined):
         if n in read_at:

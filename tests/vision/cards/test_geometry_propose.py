@@ -159,3 +159,20 @@ def test_a_proposal_repair_moves_the_sides_it_can() -> None:
     xs, ys = sorted(fixed[:, 0]), sorted(fixed[:, 1])
     assert abs(xs[0] - 40.0) <= 1.0 and abs(xs[1] - 40.0) <= 1.0       # the left side stays
     assert abs(ys[0] - 40.0) <= 1.5 and abs(ys[1] - 40.0) <= 1.5       # the top side is on its edge
+
+
+def test_detection_carries_the_propose_pass_edges() -> None:
+    img, _, b = _scene(np.random.default_rng(11))
+    found = detect_mod.detect(img)
+    assert isinstance(found, detect_mod.Detection) and found.canny is not None
+    assert found.canny.dtype == np.uint8 and found.canny.any()
+    trusted = tuple(q for q in found if detect_mod.plausible(q))
+    shared = detect_mod.propose(img, trusted, canny=found.canny)
+    fresh = detect_mod.propose(img, trusted)
+    assert any(_near(q.corners, b, 6.0) for q in shared)
+    assert len(shared) == len(fresh)
+    assert all(np.array_equal(p.corners, q.corners) for p, q in zip(shared, fresh, strict=True))
+    # a map of another size is not this photo's: it is made afresh
+    wrong = detect_mod.propose(img, trusted, canny=np.zeros((7, 9), np.uint8))
+    assert all(np.array_equal(p.corners, q.corners) for p, q in zip(wrong, fresh, strict=True))
+    assert detect_mod.detect(np.full((60, 80, 3), 128, np.uint8)) == ()
