@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import bisect
 import dataclasses
+import heapq
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -392,16 +393,19 @@ def locate_grids(face: NDArray[np.uint8], px_per_mm: float, config: GridConfig |
              if abs(dx - dy) <= cfg.axis_ratio_tol * max(dx, dy)]
     pairs.sort(key=lambda t: (-t[0], t[1]))
     scored: list[tuple[float, int, NDArray[np.float64], NDArray[np.float64], float, Any]] = []
+    best: list[float] = []  # the max_checked best scores so far, least first (a heap)
     for n_lines, n, xs, ys in pairs:
-        if len(scored) >= cfg.max_checked:
-            bar = sorted(t[0] for t in scored)[-cfg.max_checked]
-            if n_lines + cfg.coverage_weight < bar:
-                break
+        if len(best) == cfg.max_checked and n_lines + cfg.coverage_weight < best[0]:
+            break
         cov, on = _lattice_cover(hm, vm, xs, ys, cfg)
         if cov.min() < cfg.min_coverage:
             continue
         mean = float(cov.mean())
         scored.append((n_lines + cfg.coverage_weight * mean, n, xs, ys, mean, on))
+        if len(best) < cfg.max_checked:
+            heapq.heappush(best, scored[-1][0])
+        else:
+            heapq.heappushpop(best, scored[-1][0])
     scored.sort(key=lambda t: (-t[0], t[1]))
     top = scored[:cfg.max_checked]
     # the catalog grids are cropped to their cells: every row and column holds a whole cell;
