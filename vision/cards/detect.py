@@ -125,8 +125,9 @@ def _refine(contour: NDArray[np.float64], quad: NDArray[np.float64]) -> NDArray[
         if length < 4:
             return quad
         n = np.array([-d[1], d[0]]) / length
-        t = ((pts - a) @ d) / (length * length)
-        dist = np.abs((pts - a) @ n)
+        rel = pts - a
+        t = (rel @ d) / (length * length)
+        dist = np.abs(rel @ n)
         sel = pts[(t > 0.15) & (t < 0.85) & (dist < max(2.0, 0.03 * length))]
         if len(sel) < 5:
             return quad

@@ -49,8 +49,9 @@ class Face:
     upright_confidence: float
 
 
-def _detail(gray: NDArray[np.float32], x0: int, y0: int, s: int) -> float:
-    patch = gray[y0:y0 + s, x0:x0 + s]
+def _detail(face: NDArray[np.uint8], x0: int, y0: int, s: int) -> float:
+    """Mean gradient magnitude of the grey levels of a ``s`` x ``s`` patch of a BGR face."""
+    patch = cv2.cvtColor(face[y0:y0 + s, x0:x0 + s], cv2.COLOR_BGR2GRAY).astype(np.float32)
     gx = cv2.Sobel(patch, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(patch, cv2.CV_32F, 0, 1, ksize=3)
     return float(np.mean(np.sqrt(gx * gx + gy * gy)))
@@ -58,12 +59,12 @@ def _detail(gray: NDArray[np.float32], x0: int, y0: int, s: int) -> float:
 
 def _corner_details(face: NDArray[np.uint8], cfg: RectifyConfig) -> tuple[float, float, float, float]:
     """Printed detail in the TL, TR, BR, BL corner patches."""
-    gray = cv2.cvtColor(face, cv2.COLOR_BGR2GRAY).astype(np.float32)
-    h, w = gray.shape
+    h, w = face.shape[:2]
     s = round(cfg.corner_patch_mm * cfg.px_per_mm)
     i = round(cfg.corner_inset_mm * cfg.px_per_mm)
-    return (_detail(gray, i, i, s), _detail(gray, w - i - s, i, s),
-            _detail(gray, w - i - s, h - i - s, s), _detail(gray, i, h - i - s, s))
+    # grey levels are per pixel: only the patches are converted
+    return (_detail(face, i, i, s), _detail(face, w - i - s, i, s),
+            _detail(face, w - i - s, h - i - s, s), _detail(face, i, h - i - s, s))
 
 
 def warp_face(image: NDArray[np.uint8], corners: NDArray[np.float64],
