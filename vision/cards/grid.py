@@ -468,10 +468,37 @@ def extended_grids(face: NDArray[np.uint8], grid: Grid, px_per_mm: float,
     """
     cfg = config or default_config()
     floor = cfg.extend_presence if min_presence is None else min_presence
-    h, w = face.shape[:2]
-    margin = cfg.extend_margin_mm * px_per_mm
     fl = lines if lines is not None else face_lines(face, px_per_mm, cfg)
     out: list[Grid] = []
+    for xs, ys, axis, k in grown_lattices(face.shape[:2], grid, px_per_mm, cfg):
+        g = measure_lattice(fl, xs, ys, cfg)
+        # the catalog grids are cropped to their cells: the new line of positions holds one
+        edge = g.presence[:, min(k, g.shape[1] - 1)] if axis == 0 else g.presence[min(k, g.shape[0] - 1)]
+        if float(edge.max()) >= floor:
+            out.append(dataclasses.replace(g, whole=grid.whole))
+    return out
+
+
+def grown_lattices(shape: tuple[int, ...], grid: Grid, px_per_mm: float, config: GridConfig | None = None,
+                   ) -> list[tuple[NDArray[np.float64], NDArray[np.float64], int, int]]:
+    """The lattices of :func:`extended_grids` before their cells are measured.
+
+    Parameters
+    ----------
+    shape : (H, W, ...)
+        The face's shape.
+    grid : Grid
+
+    Returns
+    -------
+    list of (xs, ys, axis, k)
+        The grown lattice's lines, the axis grown (0: a column, 1: a row) and the index of
+        the new column or row.
+    """
+    cfg = config or default_config()
+    h, w = shape[:2]
+    margin = cfg.extend_margin_mm * px_per_mm
+    out = []
     for axis, lines, size in ((0, grid.xs, w), (1, grid.ys, h)):
         if len(lines) >= cfg.max_lines:
             continue
@@ -481,13 +508,15 @@ def extended_grids(face: NDArray[np.uint8], grid: Grid, px_per_mm: float,
                 continue
             grown = np.sort(np.append(lines, new))
             xs, ys = (grown, grid.ys) if axis == 0 else (grid.xs, grown)
-            g = _cells(fl, xs, ys, cfg)
-            # the catalog grids are cropped to their cells: the new line of positions holds one
-            k = int(np.searchsorted(grown, new))
-            edge = g.presence[:, min(k, g.shape[1] - 1)] if axis == 0 else g.presence[min(k, g.shape[0] - 1)]
-            if float(edge.max()) >= floor:
-                out.append(dataclasses.replace(g, whole=grid.whole))
+            out.append((xs, ys, axis, int(np.searchsorted(grown, new))))
     return out
+
+
+def measure_lattice(lines: FaceLines, xs: NDArray[np.float64], ys: NDArray[np.float64],
+                    config: GridConfig | None = None) -> Grid:
+    """The grid of lines ``xs`` and ``ys`` on a face (its :func:`face_lines`), each position's
+    presence and the cells' fill measured."""
+    return _cells(lines, xs, ys, config or default_config())
 
 
 def trimmed_grids(grid: Grid, config: GridConfig | None = None) -> list[Grid]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from functools import cache
 
@@ -144,11 +145,22 @@ def _prepare(image: NDArray[np.uint8], quad: detect_mod.CardQuad, catalog: Catal
 
     lattices: list[grid_mod.Grid] = []
     for g0 in grids:
+        # the fit depends on the lattice's lines only: a grown lattice's cells are measured
+        # only when it is chosen (as grid.extended_grids would measure it)
+        grown = grid_mod.grown_lattices(face.image.shape, g0, ppm, cfg.grid)
         variants = [*grid_mod.trimmed_grids(g0, cfg.grid),
-                    *grid_mod.extended_grids(face.image, g0, ppm, cfg.grid, min_presence=0.0, lines=lines)]
+                    *(dataclasses.replace(g0, xs=xs, ys=ys, presence=np.zeros((len(ys) - 1, len(xs) - 1)))
+                      for xs, ys, _, _ in grown)]
         base = fit(g0)
         scored = sorted(((fit(g), n) for n, g in enumerate(variants)), reverse=True)
-        lattices.append(variants[scored[0][1]] if scored and scored[0][0] >= base + cfg.grid.fit_gain else g0)
+        if scored and scored[0][0] >= base + cfg.grid.fit_gain:
+            pick = variants[scored[0][1]]
+            if scored[0][1] >= len(variants) - len(grown):
+                pick = dataclasses.replace(grid_mod.measure_lattice(lines, pick.xs, pick.ys, cfg.grid),
+                                           whole=g0.whole)
+            lattices.append(pick)
+        else:
+            lattices.append(g0)
     # the catalog settles between alternative lattices: keep the one it recognises best
     best: tuple[tuple[bool, float], grid_mod.Grid, identify_mod.Observation,
                identify_mod.Identity] | None = None
