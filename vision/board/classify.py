@@ -162,7 +162,8 @@ def _refine_on_light_tokens(x: NDArray[np.float64], sat: NDArray[np.bool_], best
 
 def split_light_tokens(x: NDArray[np.float64], best: NDArray[np.intp], fit: NDArray[np.bool_],
                        model: TokenModel, shift: NDArray[np.float64], prior: float,
-                       pearls: int = 2, whites: int = 4) -> NDArray[np.intp]:
+                       pearls: int = 2, whites: int = 4, tie: float = 0.0,
+                       ties: NDArray[np.bool_] | None = None) -> NDArray[np.intp]:
     """Decide white against pearl jointly for the light tokens of one board.
 
     A pearl is a white token with a pinkish tint, a difference as small as the error of the
@@ -182,6 +183,11 @@ def split_light_tokens(x: NDArray[np.float64], best: NDArray[np.intp], fit: NDAr
     prior : float
     pearls, whites : int
         How many pearls and whites the game has left for these spots (others already read).
+    tie : float
+        Another split whose cost is within ``tie`` of the best makes the spots it labels
+        otherwise ambiguous.
+    ties : (N,) bool array, optional
+        Set to True (in place) at the ambiguous spots.
 
     Returns
     -------
@@ -201,17 +207,21 @@ def split_light_tokens(x: NDArray[np.float64], best: NDArray[np.intp], fit: NDAr
     v = chroma(means[ip]) - mw
     t = (chroma(x[light] - shift) - mw) @ v / max(float(v @ v), 1e-9)
     order = np.argsort(-t)
-    best_cost, best_lab = np.inf, np.zeros(n)
+    splits: list[tuple[float, NDArray[np.float64]]] = []
     for j in range(max(0, n - max(0, whites)), min(max(0, pearls), n) + 1):
         lab = np.zeros(n)
         lab[order[:j]] = 1.0
         r = t - lab
         delta = r.sum() / (n + prior)
-        cost = float(((r - delta) ** 2).sum() + prior * delta ** 2)
-        if cost < best_cost:
-            best_cost, best_lab = cost, lab
+        splits.append((float(((r - delta) ** 2).sum() + prior * delta ** 2), lab))
+    splits.sort(key=lambda c: c[0])
     out = best.copy()
-    out[np.flatnonzero(light)] = np.where(best_lab > 0, ip, iw)
+    out[np.flatnonzero(light)] = np.where(splits[0][1] > 0, ip, iw)
+    if ties is not None:
+        # spots labelled otherwise by a split that fits about as well cannot be told apart
+        for cost, lab in splits[1:]:
+            if cost - splits[0][0] < tie:
+                ties[np.flatnonzero(light)[lab != splits[0][1]]] = True
     return out
 
 
@@ -488,8 +498,9 @@ def classify(samples: SpotSamples, model: TokenModel, cfg: BoardConfig) -> Class
         kinds_all = "".join(model.kinds)
         left = {k: cfg.supply.count(k) - (int((best[decided] == kinds_all.index(k)).sum())
                                           if k in kinds_all else 0) for k in "PW"}
+        tied = np.zeros(len(best), bool)
         best = split_light_tokens(x[tokens], best, fit & ~sat[tokens].any(axis=1), model, shift, prior,
-                                  pearls=left["P"], whites=left["W"])
+                                  pearls=left["P"], whites=left["W"], tie=cfg.split_tie, ties=tied)
         d1 = d[np.arange(len(d)), best]
         d2 = np.where(np.arange(d.shape[1])[None, :] == best[:, None], np.inf, d).min(axis=1)
         limit = cfg.reject_distance + cfg.spread_weight * spreads[best]
@@ -497,7 +508,7 @@ def classify(samples: SpotSamples, model: TokenModel, cfg: BoardConfig) -> Class
         kinds[d1 > limit] = "?"
         # white against pearl needs two unclipped channels: with fewer, when the two kinds fit
         # about equally, the spot is unknown rather than a guess
-        blind = _clipped_light(d, best, sat[tokens], model, cfg)
+        blind = _clipped_light(d, best, sat[tokens], model, cfg) | tied
         kinds[blind] = "?"
         d_hand = _hand_distance(chroma(x[tokens] - shift - white), cfg)
         hand |= (d_hand < cfg.hand_distance) & (d_hand < d1) & (bright >= cfg.hand_min_brightness)

@@ -107,6 +107,7 @@ class BoardConfig:
     ring_min_group: int
     clip_ratio_min: float
     clip_ratio_margin: float
+    split_tie: float
 
 
 @dataclass(frozen=True)

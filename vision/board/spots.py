@@ -170,7 +170,10 @@ def sample_spots(rect: NDArray[np.uint8], grid: Grid, cfg: BoardConfig) -> SpotS
     centres = np.round(grid.centres.reshape(25, 2)).astype(np.int32)
     xi = np.clip(centres[:, 0:1] + dx[None, :], 0, size - 1)
     yi = np.clip(centres[:, 1:2] + dy[None, :], 0, size - 1)
-    px = img[yi, xi]  # (25, P, 3)
+    # colours are measured on a smoothed copy: a percentile of noisy pixels is biased (most in a
+    # dark channel), a percentile of smoothed ones is not
+    soft = cv2.GaussianBlur(img, (0, 0), cfg.texture_blur)
+    px = soft[yi, xi]  # (25, P, 3)
     inner = np.percentile(px, cfg.inner_percentile, axis=1)
     sectors = np.einsum("npc,ps->nsc", px, onehot)
     rxi = np.clip(centres[:, 0:1] + rdx[None, :], 0, size - 1)
@@ -184,7 +187,7 @@ def sample_spots(rect: NDArray[np.uint8], grid: Grid, cfg: BoardConfig) -> SpotS
     corners = np.round(grid.centres.reshape(25, 1, 2) + signs[None] * half).astype(np.int32)  # (25, 4, 2)
     bx = np.clip(corners[..., 0:1] + pdx, 0, size - 1)
     by = np.clip(corners[..., 1:2] + pdy, 0, size - 1)
-    background = np.median(img[by, bx], axis=2)  # (25, 4, 3)
+    background = np.median(soft[by, bx], axis=2)  # (25, 4, 3)
     gx, gy = _gradients(rect)
     ang = np.linspace(0, 2 * math.pi, 2 * cfg.ring_samples, endpoint=False)
     cs, sn = np.cos(ang), np.sin(ang)
