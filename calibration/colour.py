@@ -9,6 +9,7 @@ out of the fit.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -65,6 +66,20 @@ class ColourCorrection:
     @property
     def is_identity(self) -> bool:
         return bool(np.allclose(self.combined, np.eye(3), atol=1e-9))
+
+    def with_headroom(self) -> ColourCorrection:
+        """The same correction scaled so that no channel's gain exceeds 1.
+
+        A warm lamp can need a gain of 2 or more on blue: applied to an 8-bit photo, that gain
+        saturates every bright pixel and erases the faint tint that tells a pearl from white.
+        Scaled down, the colours keep their ratios (which is what the readers compare), the
+        highlights keep their detail, and only the overall brightness drops.
+        """
+        scale = max(1.0, float(np.max(np.diag(self.combined))))
+        if scale == 1.0:
+            return self
+        matrix = np.asarray(self.matrix, np.float64) / scale
+        return dataclasses.replace(self, matrix=tuple(tuple(float(v) for v in row) for row in matrix))
 
     def apply(self, image: NDArray[np.uint8]) -> NDArray[np.uint8]:
         """Correct a BGR image.

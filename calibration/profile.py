@@ -83,7 +83,7 @@ class Profile:
 
     # ----------------------------------------------------------------- ProfileLike
     def prepare(self, image: NDArray[np.uint8]) -> NDArray[np.uint8]:
-        """Undo the lens distortion and the colour cast.
+        """Undo the lens distortion and the colour cast (scaled so that no highlight clips).
 
         Parameters
         ----------
@@ -101,7 +101,7 @@ class Profile:
         out = image
         if self.lens is not None:
             out = self.lens.undistort(out)
-        return self.colour.apply(out)
+        return self.colour.with_headroom().apply(out)
 
     # ----------------------------------------------------------------- geometry
     @property

@@ -166,7 +166,7 @@ def enrol_tokens(image: NDArray[np.uint8], layout: str | Sequence[str], profile:
     failure: Exception | None = None
     # the colour correction's gain of each channel: the reader scales the camera's noise floor
     # and clipping level with it
-    gains = tuple(float(v) for v in np.diag(np.asarray(profile.colour.combined, np.float64)))
+    gains = tuple(float(v) for v in np.diag(np.asarray(profile.colour.with_headroom().combined, np.float64)))
     if any(not np.isfinite(g) or g <= 0 for g in gains):
         gains = (1.0, 1.0, 1.0)
     for turn in rotations(rows):

@@ -74,7 +74,7 @@ def test_sheet_round_trip_recovers_homography_and_colour(case: int) -> None:
     expected = np.diag(1.0 / (np.asarray(cast) * brightness))
     assert np.abs(combined - expected).max() < 0.06 * expected.max(), combined
     # and the corrected patches that were not clipped by the camera come out close to the print
-    corrected = cal.profile.prepare(photo.image)
+    corrected = cal.profile.colour.apply(photo.image)
     measured = sample_patches(corrected, view)
     checked = 0
     for patch in sheet_geometry("a4").patches:

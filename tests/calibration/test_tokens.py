@@ -97,7 +97,7 @@ def test_enrolment_round_trip_under_a_cast(rng: np.random.Generator) -> None:
     from calibration.tokens import TokensConfig, with_sheet_pearl
 
     # learnt with the colour correction's channel gains, which the model keeps
-    gains = tuple(float(v) for v in np.diag(profile.colour.combined))
+    gains = tuple(float(v) for v in np.diag(profile.colour.with_headroom().combined))
     direct = board.learn_tokens(profile.prepare(scene.image), enrolled.token_layout, gains=gains)
     assert model.gains == pytest.approx(gains, abs=1e-4)
     weight = load_section("calibration", "tokens", TokensConfig).pearl_sheet_weight
