@@ -177,11 +177,10 @@ class LiveJudge:
 
     def _judge_seat(self, seat: str, t: float) -> dict[str, Any]:
         who = "Silver & Gold" if seat == "table" else f"Silver & Gold, seat {seat}"
+        doc = self._doc(seat, self._baseline)
         if self._expedition is None:
-            doc = self._doc(seat, self._baseline)
             return self._emit(f"sg:0:{seat}", "silver-gold", who, seat, t, doc,
                               {"legal": None, "reason": "no expedition card in view yet"}, None)
-        doc = self._doc(seat, self._baseline)
         verdict = _check(doc)
         last = self._last.get(seat)
         if verdict.get("legal") is False and last is not None and last["verdict"].get("legal"):
