@@ -145,11 +145,9 @@ def observe(face: NDArray[np.uint8], grid: Grid, px_per_mm: float,
     cell_hue = _hue_deg(lab[:n_cells, 1], lab[:n_cells, 2])
     # faded light or a cast lowers every colour of the card alike: a symbol's colour is strong
     # against the strongest colours of the card's own cells (within the configured bounds)
-    strong_at = 2 * cfg.grey_chroma
     if cut:
         top = float(np.percentile(cell_chroma, cfg.chroma_percentile))
         strong_at = float(np.clip(cfg.chroma_share * top, cfg.grey_chroma, 2 * cfg.grey_chroma))
-    if cut:
         strong = cell_chroma > strong_at
         kinds = np.stack([strong & ((cell_hue < 45) | (cell_hue > 340)),          # red
                           strong & (cell_hue >= 55) & (cell_hue < 105),           # yellow
