@@ -294,25 +294,14 @@ def _lattice_cover(hm: NDArray[np.float32], vm: NDArray[np.float32], xs: NDArray
     ix = xs.round().astype(int)
     iy = ys.round().astype(int)
     ix0, ix1, iy0, iy1 = int(ix[0]), int(ix[-1]), int(iy[0]), int(iy[-1])
-    x0, x1 = max(0, ix0), min(w, max(ix1, ix0 + 1))
-    y0, y1 = max(0, iy0), min(h, max(iy1, iy0 + 1))
     if 0 <= ix0 < ix1 < w and 0 <= iy0 < iy1 < h:
         # the whole lattice on the face (the usual case): the lines are plain slices, the
         # vertical ones kept along the rows (counts and order statistics do not depend on it)
         horiz = hm[iy, ix0:ix1]
         vert_rows = vm[iy0:iy1, ix]
         px, py = ix - ix0, iy - iy0
-    elif x1 > x0 and y1 > y0:
-        # an outer line off the face: it carries nothing
-        ok_y = (iy >= 0) & (iy < h)
-        ok_x = (ix >= 0) & (ix < w)
-        horiz = np.zeros((len(iy), x1 - x0), np.float32)
-        horiz[ok_y] = hm[iy[ok_y], x0:x1]
-        vert_rows = np.zeros((y1 - y0, len(ix)), np.float32)
-        vert_rows[:, ok_x] = vm[y0:y1, ix[ok_x]]
-        px = np.minimum(np.maximum(ix - x0, 0), x1 - x0)
-        py = np.minimum(np.maximum(iy - y0, 0), y1 - y0)
     else:
+        # an outer line off the face: it carries nothing
         horiz, vert, px, py = _lattice_lines(hm, vm, xs, ys)
         vert_rows = vert.T
     both = np.concatenate([horiz.ravel(), vert_rows.ravel()])
