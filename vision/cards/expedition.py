@@ -64,17 +64,22 @@ def _orientations(cells: frozenset[Cell]) -> set[frozenset[Cell]]:
 
 
 @cache
+def _card_orientations() -> dict[str, frozenset[frozenset[Cell]]]:
+    """Every orientation of each expedition card's pattern, by card id (catalog order)."""
+    return {s.id: frozenset(_orientations(frozenset(s.cells))) for s in rules_catalog().expeditions}
+
+
+@cache
 def _shapes() -> tuple[tuple[str, frozenset[frozenset[Cell]]], ...]:
     """(id, every orientation) per expedition shape; the first card of equal shapes stands for
     them all (their faces differ only in art)."""
     out: list[tuple[str, frozenset[frozenset[Cell]]]] = []
     seen: set[frozenset[frozenset[Cell]]] = set()
-    for shape in rules_catalog().expeditions:
-        orients = frozenset(_orientations(frozenset(shape.cells)))
+    for sid, orients in _card_orientations().items():
         if orients in seen:
             continue
         seen.add(orients)
-        out.append((shape.id, orients))
+        out.append((sid, orients))
     return tuple(out)
 
 
@@ -226,7 +231,7 @@ def pattern(found: list[tuple[float, float, float]], config: ExpeditionConfig | 
 def same_shape(a: str, b: str) -> bool:
     """Whether expedition cards ``a`` and ``b`` show the same pattern of squares (under some turn or
     mirror image): a photo cannot tell such cards apart, their faces differ only in art."""
-    shapes = {s.id: frozenset(_orientations(frozenset(s.cells))) for s in rules_catalog().expeditions}
+    shapes = _card_orientations()
     return a == b or (a in shapes and b in shapes and shapes[a] == shapes[b])
 
 
