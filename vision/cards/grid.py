@@ -331,15 +331,6 @@ def _lattice_whole(on: tuple[NDArray[np.bool_], NDArray[np.bool_], NDArray[np.in
     return bool(whole.any(axis=1).all() and whole.any(axis=0).all())
 
 
-def _lattice_evidence(hm: NDArray[np.float32], vm: NDArray[np.float32], xs: NDArray[np.float64],
-                      ys: NDArray[np.float64], cfg: GridConfig) -> tuple[NDArray[np.float64], bool]:
-    """For every line of a candidate lattice, the share of its length that carries an outline
-    (see :func:`_lattice_cover`); and whether every row and every column holds a position
-    outlined on all four sides."""
-    cov, on = _lattice_cover(hm, vm, xs, ys, cfg)
-    return cov, _lattice_whole(on, cfg)
-
-
 def locate_grid(face: NDArray[np.uint8], px_per_mm: float, config: GridConfig | None = None) -> Grid | None:
     """Find the grid on an upright face: the best of :func:`locate_grids`, or ``None``."""
     found = locate_grids(face, px_per_mm, config, limit=1)
@@ -425,8 +416,7 @@ def locate_grids(face: NDArray[np.uint8], px_per_mm: float, config: GridConfig |
 
 
 def extended_grids(face: NDArray[np.uint8], grid: Grid, px_per_mm: float,
-                   config: GridConfig | None = None, min_presence: float | None = None,
-                   lines: FaceLines | None = None) -> list[Grid]:
+                   config: GridConfig | None = None, lines: FaceLines | None = None) -> list[Grid]:
     """The lattice of ``grid`` grown by one row or column of the same spacing on each side.
 
     A row or column of a single faint cell can lose its outer outline; the lattice then stops one
@@ -444,9 +434,6 @@ def extended_grids(face: NDArray[np.uint8], grid: Grid, px_per_mm: float,
         A lattice found by :func:`locate_grids`.
     px_per_mm : float
         Face scale.
-    min_presence : float, optional
-        The presence the new row or column must reach somewhere; ``extend_presence`` when
-        ``None``. ``0`` leaves the choice to a later judge (see :func:`outline_fit`).
     lines : FaceLines, optional
         :func:`face_lines` of the face when already measured.
 
@@ -456,14 +443,13 @@ def extended_grids(face: NDArray[np.uint8], grid: Grid, px_per_mm: float,
         Zero to four variants, each with its cells' presence measured afresh.
     """
     cfg = config or default_config()
-    floor = cfg.extend_presence if min_presence is None else min_presence
     fl = lines if lines is not None else face_lines(face, px_per_mm, cfg)
     out: list[Grid] = []
     for xs, ys, axis, k in grown_lattices(face.shape[:2], grid, px_per_mm, cfg):
         g = measure_lattice(fl, xs, ys, cfg)
         # the catalog grids are cropped to their cells: the new line of positions holds one
         edge = g.presence[:, min(k, g.shape[1] - 1)] if axis == 0 else g.presence[min(k, g.shape[0] - 1)]
-        if float(edge.max()) >= floor:
+        if float(edge.max()) >= cfg.extend_presence:
             out.append(dataclasses.replace(g, whole=grid.whole))
     return out
 
