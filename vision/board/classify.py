@@ -373,6 +373,16 @@ def _hand_distance(a: NDArray[np.float64], cfg: BoardConfig) -> NDArray[np.float
     return np.sqrt(((a - scale[:, None] * h) ** 2).sum(-1))
 
 
+def _skin_parts(parts: NDArray[np.float64], eps: NDArray[np.float64], light: NDArray[np.float64],
+                cfg: BoardConfig) -> NDArray[np.bool_]:
+    """Spots (25,) bool with a part that looks like skin: ``parts`` (5, 5, S, 3) BGR of the parts
+    of each spot, ``eps`` (3,) the log offset, ``light`` (3,) the log colour of white under the light."""
+    sec = parts.reshape(25, -1, 3)
+    d = _hand_distance(chroma(np.log(sec + eps) - light).reshape(-1, 3), cfg).reshape(sec.shape[:2])
+    near = d < cfg.hand_distance * cfg.hand_sector_slack
+    return (near & (sec.mean(-1) >= cfg.hand_min_brightness)).any(axis=1)
+
+
 def classify(samples: SpotSamples, model: TokenModel, cfg: BoardConfig) -> Classification:
     """Classify the spots of one board.
 
@@ -451,21 +461,16 @@ def classify(samples: SpotSamples, model: TokenModel, cfg: BoardConfig) -> Class
     # a spot whose parts differ in hue under this light is partly covered; the light's colour is
     # that of a white token
     white = means[list(model.kinds).index("W")] if "W" in model.kinds else np.zeros(3)
-    sector_dev = sector_deviation(samples, cfg, np.exp(chroma(shift + white))).reshape(25)
+    light = np.exp(chroma(shift + white))
+    sector_dev = sector_deviation(samples, cfg, light).reshape(25)
     # ... by a hand when a deviating part looks like skin, by anything when the parts differ a lot
-    sec = samples.sectors.reshape(25, -1, 3)
-    sec_hand = _hand_distance(chroma(np.log(sec + eps) - shift - white).reshape(-1, 3), cfg)
-    skin = ((sec_hand.reshape(sec.shape[:2]) < cfg.hand_distance * cfg.hand_sector_slack)
-            & (sec.mean(-1) >= cfg.hand_min_brightness)).any(axis=1)
+    skin = _skin_parts(samples.sectors, eps, shift + white, cfg)
     part = ((sector_dev > cfg.sector_spread_max) & skin) | (sector_dev > cfg.sector_spread_hard)
     if cfg.rim_enabled and samples.rim is not None:
         # a finger over the edge of a token: a skin-coloured part of the ring round the spot's
         # centre, of another hue than the spot
-        rim = samples.rim.reshape(25, -1, 3)
-        rim_dev = sector_deviation(samples, cfg, np.exp(chroma(shift + white)), samples.rim).reshape(25)
-        rim_hand = _hand_distance(chroma(np.log(rim + eps) - shift - white).reshape(-1, 3), cfg)
-        rim_skin = ((rim_hand.reshape(rim.shape[:2]) < cfg.hand_distance * cfg.hand_sector_slack)
-                    & (rim.mean(-1) >= cfg.hand_min_brightness)).any(axis=1)
+        rim_dev = sector_deviation(samples, cfg, light, samples.rim).reshape(25)
+        rim_skin = _skin_parts(samples.rim, eps, shift + white, cfg)
         part |= (rim_dev > cfg.sector_spread_max) & rim_skin & ~empty
     letters[part] = "?"
     conf[part] = 0.0
