@@ -219,6 +219,7 @@ def with_sheet_pearl(model_json: dict[str, Any], weight: float) -> dict[str, Any
         A copy with the pearl's mean replaced (unchanged without both W and P).
     """
     from calibration.colour import reference_patches
+    from vision.board.spots import chroma
 
     kinds = str(model_json.get("kinds", ""))
     if "W" not in kinds or "P" not in kinds or weight <= 0:
@@ -226,9 +227,6 @@ def with_sheet_pearl(model_json: dict[str, Any], weight: float) -> dict[str, Any
     means = np.asarray(model_json["means"], np.float64)
     iw, ip = kinds.index("W"), kinds.index("P")
     ref = {p.name: np.log(np.asarray(p.bgr, np.float64)) for p in reference_patches()}
-
-    def chroma(v: NDArray[np.float64]) -> NDArray[np.float64]:
-        return v - v.mean()
 
     step = (1.0 - weight) * chroma(means[ip] - means[iw]) + weight * chroma(ref["P"] - ref["W"])
     pearl = means[iw] + step
