@@ -577,7 +577,16 @@ def read_marks(face: NDArray[np.uint8], grid: Grid, printed: NDArray[np.str_],
     score = np.zeros((rows, cols))
     conf = np.zeros((rows, cols))
     for sym in sorted(set(printed.ravel()) - {"."}):
-        cells = list(zip(*np.nonzero(printed == sym), strict=True))
+        where = printed == sym
+        cells = list(zip(*np.nonzero(where), strict=True))
+        many = len(cells) >= 2
+        # the class's baselines (its cleanest cell), the same for each of its cells
+        least_centre_res = min(float(ink.centre_res[where].min()), cfg.residual_cap_centre)
+        least_sectors_res = float(ink.sectors_res[where].min()) if many else cfg.symbol_ring_allowance
+        least_centre, least_corners = float(ink.centre[where].min()), float(ink.corners[where].min())
+        corner_base = (0.0 if sym == "#" else typical[sym][2] if sym in typical
+                       else float(ink.corner_ink[where].min()) if many and ink.corner_ink is not None
+                       else 1.0)
         for rc in cells:
             if sym == "#":
                 c, sec = float(ink.centre[rc]), float(ink.sectors[rc])
@@ -598,28 +607,21 @@ def read_marks(face: NDArray[np.uint8], grid: Grid, printed: NDArray[np.str_],
                 else:
                     # ink beyond the symbol's own hue, above what the cleanest cell of the class on
                     # this card shows (a lone symbol may reach into part of the ring on its own)
-                    cb = min(min(float(ink.centre_res[k]) for k in cells), cfg.residual_cap_centre)
-                    sb = (min(float(ink.sectors_res[k]) for k in cells) if len(cells) >= 2
-                          else cfg.symbol_ring_allowance)
-                    c, sec = float(ink.centre_res[rc]) - cb, float(ink.sectors_res[rc]) - sb
+                    c = float(ink.centre_res[rc]) - least_centre_res
+                    sec = float(ink.sectors_res[rc]) - least_sectors_res
                 if reference is not None:
                     c = max(c, float(ink.centre[rc] - reference.centre[rc]))
                     sec = max(sec, float(ink.sectors[rc] - reference.sectors[rc]))
-                elif len(cells) >= 2:
+                elif many:
                     # the print is the same in every cell of a class: compare with the cleanest one
-                    c = max(c, float(ink.centre[rc]) - min(float(ink.centre[k]) for k in cells))
-            if (sym != "#" and len(cells) >= 2
-                    and float(ink.corners[rc]) - min(float(ink.corners[k]) for k in cells)
-                    >= cfg.linked_corners):
-                sec = max(sec, hi[1])  # a stroke runs from the symbol into corners its print leaves clear
-            if ink.corner_ink is not None:
+                    c = max(c, float(ink.centre[rc]) - least_centre)
+                if many and float(ink.corners[rc]) - least_corners >= cfg.linked_corners:
+                    sec = max(sec, hi[1])  # a stroke runs from the symbol into corners its print leaves clear
+            if ink.corner_ink is not None and float(ink.corner_ink[rc]) - corner_base >= cfg.loop_corners:
                 # a ring drawn on the outline passes through all four corners of the cell's inside,
                 # where neither the print (its class leaves them clear) nor one neighbour's
                 # overshooting stroke reaches
-                base = (0.0 if sym == "#" else typical[sym][2] if sym in typical
-                        else min(float(ink.corner_ink[k]) for k in cells) if len(cells) >= 2 else 1.0)
-                if float(ink.corner_ink[rc]) - base >= cfg.loop_corners:
-                    sec = max(sec, hi[1])
+                sec = max(sec, hi[1])
             st, sc, cf = _decide(c, sec, lo, hi)
             template = templates.get(sym) if templates is not None and sym != "#" else None
             if template is not None:
