@@ -42,7 +42,6 @@ class TokenModel:
     spreads: tuple[float, ...]
     calibrated: bool = False
     empty: tuple[float, float, float] | None = None
-    empty_spread: float = 0.0
     gains: tuple[float, float, float] | None = None
 
     def channel_eps(self, eps: float) -> NDArray[np.float64]:
@@ -64,7 +63,6 @@ class TokenModel:
             "spreads": [round(float(s), 5) for s in self.spreads],
             "calibrated": bool(self.calibrated),
             "empty": None if self.empty is None else [round(float(v), 5) for v in self.empty],
-            "empty_spread": round(float(self.empty_spread), 5),
             "gains": None if self.gains is None else [round(float(v), 5) for v in self.gains],
         }
 
@@ -90,9 +88,6 @@ class TokenModel:
             raise TokenModelError(f"token_model.spreads: expected {len(kinds)} non-negative numbers")
         empty = data.get("empty")
         empty_vec = None if empty is None else _vectors([empty], 1, "token_model.empty")[0]
-        empty_spread = data.get("empty_spread", 0.0)
-        if not _finite(empty_spread) or empty_spread < 0:
-            raise TokenModelError("token_model.empty_spread: expected a non-negative number")
         calibrated = data.get("calibrated", False)
         if not isinstance(calibrated, bool):
             raise TokenModelError("token_model.calibrated: expected true or false")
@@ -100,8 +95,7 @@ class TokenModel:
         gains_vec = None if gains is None else _vectors([gains], 1, "token_model.gains")[0]
         if gains_vec is not None and min(gains_vec) <= 0:
             raise TokenModelError("token_model.gains: expected 3 positive numbers")
-        return cls(tuple(kinds), means, tuple(float(s) for s in spreads), calibrated, empty_vec,
-                   float(empty_spread), gains_vec)
+        return cls(tuple(kinds), means, tuple(float(s) for s in spreads), calibrated, empty_vec, gains_vec)
 
 
 def _finite(v: Any) -> bool:
@@ -187,15 +181,12 @@ def model_from_features(layout: Sequence[str], x: NDArray[np.float64], e: NDArra
         spread = float(np.sqrt(((v - m) ** 2).sum(-1)).max()) if len(v) > 1 else 0.0
         spreads.append(max(spread_floor, spread))
     empty = None
-    empty_spread = 0.0
     sel = np.array([[rows[r][c] == "." for c in range(5)] for r in range(5)])
     if sel.any():
-        v = e[sel]
-        m = np.median(v, axis=0)
+        m = np.median(e[sel], axis=0)
         empty = (float(m[0]), float(m[1]), float(m[2]))
-        empty_spread = max(spread_floor, float(np.sqrt(((v - m) ** 2).sum(-1)).max()) if len(v) > 1 else 0.0)
     return TokenModel(tuple(KINDS), tuple(means), tuple(spreads), calibrated=True,  # type: ignore[arg-type]
-                      empty=empty, empty_spread=empty_spread, gains=gains)
+                      empty=empty, gains=gains)
 
 
 def learn_tokens(image: NDArray[np.uint8], layout: Sequence[str], config: Any | None = None,

@@ -30,6 +30,12 @@ def test_json_round_trip() -> None:
     assert np.allclose(back.means, model.means, atol=1e-4)
 
 
+def test_a_model_saved_with_an_empty_spread_still_loads() -> None:
+    # profiles enrolled earlier store the empty print's spread, which the reader no longer uses
+    data = {**default_model().to_json(), "empty": [0.01, 0.0, -0.01], "empty_spread": 0.05}
+    assert TokenModel.from_json(data).empty == pytest.approx((0.01, 0.0, -0.01))
+
+
 def test_gains_round_trip_and_set_each_channels_noise_floor_and_clip_level() -> None:
     import dataclasses
 
