@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from vision.cards.detect import detect
-from vision.cards.expedition import pattern, read_expedition, same_shape, squares
+from vision.cards.expedition import default_config, pattern, read_expedition, same_shape, squares
 
 from .conftest import PX_PER_MM, place, table
 
@@ -84,3 +84,7 @@ def test_squares_without_outlines_are_read_as_one_region(rng: np.random.Generato
     found = read_expedition(canvas)
     assert found is not None and same_shape(found.id, shape_id)
     assert found.confidence < 1.0  # found as a region, not square by square
+    # a region's reading is scaled by region_confidence (an outlined e1 would read 0.5, not 0.25)
+    cfg = default_config()
+    outlined = min(1.0, len(SHAPES[shape_id]) / cfg.min_squares * 0.5)
+    assert found.confidence == pytest.approx(outlined * cfg.region_confidence)
