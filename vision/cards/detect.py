@@ -146,11 +146,13 @@ def _refine(contour: NDArray[np.float64], quad: NDArray[np.float64]) -> NDArray[
     return out
 
 
-def _edges(small: NDArray[np.uint8], blur_sigma: float, low: float, high: float,
-           dilate_px: int, canny: NDArray[np.uint8] | None = None) -> NDArray[np.uint8]:
-    """Edge map of one pass (``canny``: this pass's Canny output when already computed)."""
-    if canny is None:
-        canny = cv2.Canny(cv2.GaussianBlur(small, (0, 0), blur_sigma), low, high, L2gradient=True)
+def _canny(small: NDArray[np.uint8], blur_sigma: float, low: float, high: float) -> NDArray[np.uint8]:
+    """Canny edges ``(h, w)`` uint8 of one pass's downscaled BGR photo, over all three channels."""
+    return cv2.Canny(cv2.GaussianBlur(small, (0, 0), blur_sigma), low, high, L2gradient=True)
+
+
+def _edges(canny: NDArray[np.uint8], dilate_px: int) -> NDArray[np.uint8]:
+    """Edge map of one pass: its :func:`_canny` edges dilated, with the image border drawn in."""
     edges = canny.copy()
     if dilate_px > 0:
         k = cv2.getStructuringElement(cv2.MORPH_RECT, (2 * dilate_px + 1, 2 * dilate_px + 1))
@@ -433,8 +435,8 @@ def detect(image: NDArray[np.uint8], config: DetectConfig | None = None) -> Dete
         small = scaled[key][1]
         ckey = (key, blur, low, high)
         if ckey not in cannies:  # passes that differ only in dilation share their edges
-            cannies[ckey] = cv2.Canny(cv2.GaussianBlur(small, (0, 0), blur), low, high, L2gradient=True)
-        edges = _edges(small, blur, low, high, int(dilate), cannies[ckey])
+            cannies[ckey] = _canny(small, blur, low, high)
+        edges = _edges(cannies[ckey], int(dilate))
         found = _candidates(edges, cfg)
         per_pass.append([((quad + 0.5) / f - 0.5, is_partial, area / (f * f))
                          for quad, is_partial, area, weak in found if not weak])
@@ -537,8 +539,8 @@ def propose(image: NDArray[np.uint8], found: tuple[CardQuad, ...],
     if canny is None or canny.shape != (round(h * f), round(w * f)):
         small = (image if f >= 1.0
                  else cv2.resize(image, (round(w * f), round(h * f)), interpolation=cv2.INTER_AREA))
-        canny = cv2.Canny(cv2.GaussianBlur(small, (0, 0), blur), low, high, L2gradient=True)
-    edges = _edges(canny, blur, low, high, int(dilate), canny)
+        canny = _canny(small, blur, low, high)
+    edges = _edges(canny, int(dilate))
     sh, sw = edges.shape
     med = float(np.median([q.area for q in full])) * f * f
     short, long_ = np.sqrt(med * 63.0 / 88.0), np.sqrt(med * 88.0 / 63.0)
