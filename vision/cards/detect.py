@@ -444,7 +444,6 @@ def detect(image: NDArray[np.uint8], config: DetectConfig | None = None) -> Dete
                           for quad, is_partial, area, weak in found if weak])
     full_all = [c for cands in per_pass + weak_pass for c in cands if not c[1]]
     med = float(np.median([c[2] for c in full_all])) if full_all else 0.0
-    every = [c for cands in per_pass + weak_pass for c in cands if not c[1]]
     kept: list[tuple[NDArray[np.float64], bool, float]] = []
     short = float(np.sqrt(med * 63.0 / 88.0))  # a card's short side in pixels
     # earlier (finer) passes win; later ones add what they missed; quads with a side along no
@@ -455,14 +454,14 @@ def detect(image: NDArray[np.uint8], config: DetectConfig | None = None) -> Dete
                   or (first and full_all and cfg.min_partial_area_frac * med <= c[2] <= 1.3 * med
                       and _thickness(c[0]) >= cfg.min_partial_thickness * short)]
         for cand in _suppress(usable, cfg):
-            if not cand[1] and _two_cards(cand, every, med, cfg):
+            if not cand[1] and _two_cards(cand, full_all, med, cfg):
                 continue
             shared = [_overlap(cand[0], k[0]) / min(cand[2], k[2]) for k in kept]
             clash = [n for n, o in enumerate(shared) if o > cfg.nest_overlap]
             if not clash:
                 kept.append(cand)
             elif (len(clash) == 1 and not cand[1] and not kept[clash[0]][1]
-                  and not _holds_two(cand, every)
+                  and not _holds_two(cand, full_all)
                   and sum(o > 1.0 - cfg.inner_share for o in shared) == 1
                   and kept[clash[0]][2] < cfg.inner_share * cand[2]
                   and _overlap(cand[0], kept[clash[0]][0]) > cfg.inner_share * kept[clash[0]][2]):
