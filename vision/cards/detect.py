@@ -382,15 +382,8 @@ def _suppress(cands: list[tuple[NDArray[np.float64], bool, float]], cfg: DetectC
     is a group of touching cards and gives way to them; otherwise the outermost of nested
     candidates (an edge's two sides, a frame or grid box inside its card) wins."""
     order = sorted(range(len(cands)), key=lambda i: (cands[i][1], -cands[i][2]))
-    group: set[int] = set()
-    for i in order:
-        qa, _, aa = cands[i]
-        inner = [j for j in order if j != i and cands[j][2] < 0.75 * aa
-                 and cands[j][2] > 0.3 * aa and _overlap(qa, cands[j][0]) > 0.85 * cands[j][2]]
-        disjoint = [(j, k) for n, j in enumerate(inner) for k in inner[n + 1:]
-                    if _overlap(cands[j][0], cands[k][0]) < 0.1 * min(cands[j][2], cands[k][2])]
-        if disjoint:
-            group.add(i)
+    ranked = [cands[i] for i in order]
+    group = {i for i in order if _holds_two(cands[i], ranked)}
     kept: list[int] = []
     for i in order:
         if i in group:
