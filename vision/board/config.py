@@ -80,7 +80,6 @@ class BoardConfig:
     dark_chroma_weight: float
     dark_tolerance: float
     background_shift_max: float
-    background_luma_shift_max: float
     empty_distance: float
     empty_texture_max: float
     empty_global_distance: float
