@@ -126,3 +126,23 @@ def table(rng: np.random.Generator, size: tuple[int, int] = (900, 640)) -> NDArr
     img[:] = (60, 95, 130)
     img += rng.normal(0, 4, (h, w, 1)).astype(np.float32)
     return np.clip(img, 0, 255).astype(np.uint8)
+
+
+def blank_face(colour: tuple[int, int, int]) -> NDArray[np.uint8]:
+    """A 63x88 mm face at 4 px/mm of one BGR colour, ``(352, 252, 3)`` uint8 (the lattice tests)."""
+    face = np.empty((352, 252, 3), np.uint8)
+    face[:] = colour
+    return face
+
+
+def outline_cell(face: NDArray[np.uint8], x0: int, y0: int, x1: int, y1: int,
+                 fill: tuple[int, int, int] = (235, 235, 235),
+                 ink: tuple[int, int, int] = (50, 50, 50)) -> None:
+    """Draw one filled cell with a 2 px outline of ``ink`` on ``face`` in place."""
+    cv2.rectangle(face, (x0, y0), (x1, y1), fill, -1)
+    cv2.rectangle(face, (x0, y0), (x1, y1), ink, 2)
+
+
+def with_noise(face: NDArray[np.uint8], rng: np.random.Generator) -> NDArray[np.uint8]:
+    """``face`` with Gaussian noise of sigma 3 grey levels, ``(H, W, 3)`` uint8."""
+    return np.clip(face + rng.normal(0.0, 3.0, face.shape), 0, 255).astype(np.uint8)

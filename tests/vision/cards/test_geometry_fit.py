@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-import cv2
 import numpy as np
 
 from vision.cards.grid import Grid, default_config, face_lines, layout_fits, outline_fit
+
+from .conftest import blank_face, outline_cell, with_noise
 
 PPM = 4.0
 PITCH = 48
@@ -14,13 +15,11 @@ X0, Y0 = 30, 90
 
 def _face(rng: np.random.Generator, cells: np.ndarray) -> np.ndarray:
     """A 63x88 mm face (352, 252, 3) uint8 with outlined cells where ``cells`` is true."""
-    face = np.empty((352, 252, 3), np.uint8)
-    face[:] = (60, 150, 210)
+    face = blank_face((60, 150, 210))
     for r, c in zip(*np.nonzero(cells), strict=True):
         x, y = X0 + PITCH * int(c), Y0 + PITCH * int(r)
-        cv2.rectangle(face, (x, y), (x + PITCH, y + PITCH), (225, 235, 235), -1)
-        cv2.rectangle(face, (x, y), (x + PITCH, y + PITCH), (50, 50, 50), 2)
-    return np.clip(face + rng.normal(0.0, 3.0, face.shape), 0, 255).astype(np.uint8)
+        outline_cell(face, x, y, x + PITCH, y + PITCH, fill=(225, 235, 235))
+    return with_noise(face, rng)
 
 
 def _grid(rows: int, cols: int, r0: int = 0, c0: int = 0) -> Grid:

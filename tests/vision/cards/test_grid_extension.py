@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-import cv2
 import numpy as np
 
 from vision.cards.grid import Grid, default_config, extended_grids
+
+from .conftest import blank_face, outline_cell, with_noise
 
 PPM = 4.0
 PITCH = 48  # 12 mm cells at 4 px/mm
@@ -15,8 +16,7 @@ def _face(rng: np.random.Generator) -> tuple[np.ndarray, list[int], list[int]]:
     """A 63x88 mm face: a 3x3 lattice of outlined cells and, below it, one faint cell in column 0.
 
     Returns the face (352, 252, 3) uint8 and the true line positions (xs, ys of all four rows)."""
-    face = np.empty((352, 252, 3), np.uint8)
-    face[:] = (40, 140, 220)
+    face = blank_face((40, 140, 220))
     xs = [40 + PITCH * i for i in range(4)]
     ys = [70 + PITCH * i for i in range(5)]
     for r in range(4):
@@ -24,10 +24,8 @@ def _face(rng: np.random.Generator) -> tuple[np.ndarray, list[int], list[int]]:
             if r == 3 and c != 0:
                 continue
             ink = (120, 120, 120) if r == 3 else (50, 50, 50)
-            cv2.rectangle(face, (xs[c], ys[r]), (xs[c + 1], ys[r + 1]), (235, 235, 235), -1)
-            cv2.rectangle(face, (xs[c], ys[r]), (xs[c + 1], ys[r + 1]), ink, 2)
-    noise = rng.normal(0.0, 3.0, face.shape)
-    return np.clip(face + noise, 0, 255).astype(np.uint8), xs, ys
+            outline_cell(face, xs[c], ys[r], xs[c + 1], ys[r + 1], ink=ink)
+    return with_noise(face, rng), xs, ys
 
 
 def test_grid_grows_only_towards_a_cell(rng: np.random.Generator) -> None:

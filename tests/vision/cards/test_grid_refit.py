@@ -7,6 +7,8 @@ import numpy as np
 
 from vision.cards.grid import Grid, default_config, refit_grid
 
+from .conftest import blank_face, outline_cell, with_noise
+
 PPM = 4.0
 PITCH_X, PITCH_Y = 48, 52  # the printed cells need not come out square on the face
 
@@ -15,20 +17,17 @@ def _face(rng: np.random.Generator, cells: np.ndarray) -> tuple[np.ndarray, list
     """A 63x88 mm face with outlined cells where ``cells`` (3, 3) bool is true, water elsewhere.
 
     Returns the face (352, 252, 3) uint8 and the true line positions xs, ys."""
-    face = np.empty((352, 252, 3), np.uint8)
-    face[:] = (40, 140, 220)
+    face = blank_face((40, 140, 220))
     xs = [50 + PITCH_X * i for i in range(4)]
     ys = [80 + PITCH_Y * i for i in range(4)]
     for r in range(3):
         for c in range(3):
             if cells[r, c]:
-                cv2.rectangle(face, (xs[c], ys[r]), (xs[c + 1], ys[r + 1]), (235, 235, 235), -1)
-                cv2.rectangle(face, (xs[c], ys[r]), (xs[c + 1], ys[r + 1]), (50, 50, 50), 2)
+                outline_cell(face, xs[c], ys[r], xs[c + 1], ys[r + 1])
     # heavy hatching over one cell hides much of its outline
     for k in range(-60, 60, 5):
         cv2.line(face, (xs[1] + k, ys[1]), (xs[1] + k + 48, ys[2]), (200, 60, 30), 2)
-    noise = rng.normal(0.0, 3.0, face.shape)
-    return np.clip(face + noise, 0, 255).astype(np.uint8), xs, ys
+    return with_noise(face, rng), xs, ys
 
 
 def test_refit_recovers_origin_and_spacing(rng: np.random.Generator) -> None:
