@@ -34,8 +34,8 @@ def test_refit_recovers_origin_and_spacing(rng: np.random.Generator) -> None:
     cells = np.array([[1, 1, 0], [1, 1, 1], [0, 1, 1]], bool)
     face, xs, ys = _face(rng, cells)
     # a lattice off by a third of a cell, with square cells of the wrong size
-    guess = Grid(np.array(xs, float) * 0.0 + 50 + 16 + 50.0 * np.arange(4),
-                 80 - 15 + 50.0 * np.arange(4), np.ones((3, 3)), np.array([235.0, 235.0, 235.0]))
+    guess = Grid(66.0 + 50.0 * np.arange(4), 65.0 + 50.0 * np.arange(4), np.ones((3, 3)),
+                 np.array([235.0, 235.0, 235.0]))
     fit = refit_grid(face, guess, cells, PPM, default_config())
     assert fit is not None
     assert np.allclose(fit.xs, xs, atol=2.5)
