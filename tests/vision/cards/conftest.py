@@ -111,12 +111,19 @@ def place(canvas: NDArray[np.uint8], face: NDArray[np.uint8], centre: tuple[floa
     a = np.radians(angle_deg)
     rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
     dst = ((src - [(w - 1) / 2, (h - 1) / 2]) * scale) @ rot.T + centre
-    m = cv2.getPerspectiveTransform(src.astype(np.float32), dst.astype(np.float32))
+    place_quad(canvas, face, dst)
+    return dst
+
+
+def place_quad(canvas: NDArray[np.uint8], face: NDArray[np.uint8], quad: NDArray[np.float64]) -> None:
+    """Paste ``face`` onto ``canvas`` in place, its TL, TR, BR, BL corners at ``quad`` ``(4, 2)``."""
+    h, w = face.shape[:2]
+    src = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32)
+    m = cv2.getPerspectiveTransform(src, quad.astype(np.float32))
     size = (canvas.shape[1], canvas.shape[0])
     warped = cv2.warpPerspective(face, m, size, flags=cv2.INTER_AREA)
     mask = cv2.warpPerspective(np.full((h, w), 255, np.uint8), m, size, flags=cv2.INTER_NEAREST)
     canvas[mask > 0] = warped[mask > 0]
-    return dst
 
 
 def table(rng: np.random.Generator, size: tuple[int, int] = (900, 640)) -> NDArray[np.uint8]:

@@ -16,7 +16,7 @@ from vision.cards.marks import read_marks
 from vision.cards.read import to_catalog_frame
 from vision.cards.rectify import rectify, warp_face
 
-from .conftest import PX_PER_MM, Face, place, table
+from .conftest import PX_PER_MM, Face, place, place_quad, table
 
 FACE_PPM = 4.0
 
@@ -156,16 +156,6 @@ def test_warp_face_shape(rng: np.random.Generator) -> None:
     assert face.shape == (352, 252, 3) and m.shape == (3, 3)
 
 
-def _place_quad(canvas: np.ndarray, face: np.ndarray, quad: np.ndarray) -> None:
-    h, w = face.shape[:2]
-    src = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32)
-    m = cv2.getPerspectiveTransform(src, quad.astype(np.float32))
-    size = (canvas.shape[1], canvas.shape[0])
-    warped = cv2.warpPerspective(face, m, size, flags=cv2.INTER_AREA)
-    mask = cv2.warpPerspective(np.full((h, w), 255, np.uint8), m, size, flags=cv2.INTER_NEAREST)
-    canvas[mask > 0] = warped[mask > 0]
-
-
 def test_detect_a_card_seen_at_a_slant(face_maker: Callable[..., Face], rng: np.random.Generator) -> None:
     # a tilted, turned camera: the card is a sheared trapezoid that fills its bounding rectangle
     # poorly, yet it is four-sided
@@ -174,10 +164,9 @@ def test_detect_a_card_seen_at_a_slant(face_maker: Callable[..., Face], rng: np.
     quad = np.array([[320, 190], [450, 215], [470, 430], [250, 380]], np.float64)
     (_, _), (rw, rh), _ = cv2.minAreaRect(quad.astype(np.float32))
     assert cv2.contourArea(quad.astype(np.float32)) / (rw * rh) < 0.85  # the case at hand
-    _place_quad(canvas, f.image, quad)
+    place_quad(canvas, f.image, quad)
     full = [q for q in detect(canvas) if not q.partial]
     assert len(full) == 1 and _corner_error(full[0].corners, quad) < 4.0
-
 
 
 def test_detect_touching_cards_offset_along_their_side(face_maker: Callable[..., Face],
