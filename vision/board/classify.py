@@ -374,13 +374,15 @@ def _hand_distance(a: NDArray[np.float64], cfg: BoardConfig) -> NDArray[np.float
 
 
 def _skin_parts(parts: NDArray[np.float64], eps: NDArray[np.float64], light: NDArray[np.float64],
-                cfg: BoardConfig) -> NDArray[np.bool_]:
+                cfg: BoardConfig, gains: NDArray[np.float64]) -> NDArray[np.bool_]:
     """Spots (25,) bool with a part that looks like skin: ``parts`` (5, 5, S, 3) BGR of the parts
-    of each spot, ``eps`` (3,) the log offset, ``light`` (3,) the log colour of white under the light."""
+    of each spot, ``eps`` (3,) the log offset, ``light`` (3,) the log colour of white under the light,
+    ``gains`` (3,) the colour correction's channel gains (a part's brightness is judged in the
+    camera's own range, before a correction with headroom darkened the image)."""
     sec = parts.reshape(25, -1, 3)
     d = _hand_distance(chroma(np.log(sec + eps) - light).reshape(-1, 3), cfg).reshape(sec.shape[:2])
     near = d < cfg.hand_distance * cfg.hand_sector_slack
-    return (near & (sec.mean(-1) >= cfg.hand_min_brightness)).any(axis=1)
+    return (near & ((sec / gains).mean(-1) >= cfg.hand_min_brightness)).any(axis=1)
 
 
 def classify(samples: SpotSamples, model: TokenModel, cfg: BoardConfig) -> Classification:
@@ -400,6 +402,9 @@ def classify(samples: SpotSamples, model: TokenModel, cfg: BoardConfig) -> Class
     # the noise floor and the clipping level of each channel follow the gains of the colour
     # correction the image was prepared with (an enrolled model knows them)
     eps = model.channel_eps(cfg.eps)
+    # brightness gates (is a part bright enough for its hue to mean skin?) are in the camera's
+    # own range: a correction scaled to keep its highlights darkens the whole image
+    gains = np.ones(3) if model.gains is None else np.asarray(model.gains, np.float64)
     f = spot_features(samples, cfg, eps)
     x, e = f["x"].reshape(25, 3), f["e"].reshape(25, 3)
     bg_dev = f["bg_dev"].reshape(25, 4)
@@ -464,19 +469,20 @@ def classify(samples: SpotSamples, model: TokenModel, cfg: BoardConfig) -> Class
     light = np.exp(chroma(shift + white))
     sector_dev = sector_deviation(samples, cfg, light).reshape(25)
     # ... by a hand when a deviating part looks like skin, by anything when the parts differ a lot
-    skin = _skin_parts(samples.sectors, eps, shift + white, cfg)
+    skin = _skin_parts(samples.sectors, eps, shift + white, cfg, gains)
     part = ((sector_dev > cfg.sector_spread_max) & skin) | (sector_dev > cfg.sector_spread_hard)
     if cfg.rim_enabled and samples.rim is not None:
         # a finger over the edge of a token: a skin-coloured part of the ring round the spot's
         # centre, of another hue than the spot
         rim_dev = sector_deviation(samples, cfg, light, samples.rim).reshape(25)
-        rim_skin = _skin_parts(samples.rim, eps, shift + white, cfg)
+        rim_skin = _skin_parts(samples.rim, eps, shift + white, cfg, gains)
         part |= (rim_dev > cfg.sector_spread_max) & rim_skin & ~empty
     letters[part] = "?"
     conf[part] = 0.0
     tokens &= ~part
     if tokens.sum() >= 1:
         bright = samples.inner.reshape(25, 3)[tokens].mean(-1)
+        lit = (samples.inner.reshape(25, 3)[tokens] / gains).mean(-1)
         cw = np.clip(bright / cfg.dark_reference, cfg.dark_chroma_weight, 1.0)
         d = _distances(x[tokens], means, shift, cfg, sat[tokens], cw)  # (N, K)
         first = d.argmin(axis=1)
@@ -484,7 +490,7 @@ def classify(samples: SpotSamples, model: TokenModel, cfg: BoardConfig) -> Class
         # takes no part in the joint decisions below (its tint would pass for a pearl's)
         d_hand = _hand_distance(chroma(x[tokens] - shift - white), cfg)
         d_first = d[np.arange(len(d)), first]
-        hand = (d_hand < cfg.hand_distance) & (d_hand < d_first) & (bright >= cfg.hand_min_brightness)
+        hand = (d_hand < cfg.hand_distance) & (d_hand < d_first) & (lit >= cfg.hand_min_brightness)
         fits = (d_first <= cfg.reject_distance + cfg.spread_weight * spreads[first]) & ~hand
         prior = cfg.calibrated_light_prior if model.calibrated else cfg.light_prior
         if not (model.calibrated and cfg.calibrated_neutral_light):
@@ -516,7 +522,7 @@ def classify(samples: SpotSamples, model: TokenModel, cfg: BoardConfig) -> Class
         blind = _clipped_light(d, best, sat[tokens], model, cfg) | tied
         kinds[blind] = "?"
         d_hand = _hand_distance(chroma(x[tokens] - shift - white), cfg)
-        hand |= (d_hand < cfg.hand_distance) & (d_hand < d1) & (bright >= cfg.hand_min_brightness)
+        hand |= (d_hand < cfg.hand_distance) & (d_hand < d1) & (lit >= cfg.hand_min_brightness)
         kinds[hand] = "?"
         # a flat, board-coloured spot that looks more like this board's empty print than like
         # the token it would be read as is empty (a dim or tinted empty place missed above)

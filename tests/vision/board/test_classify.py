@@ -207,3 +207,28 @@ def test_a_light_token_clipped_in_two_channels_is_unknown_unless_the_supply_deci
     # one clipped channel still leaves two to tell them by
     sat1 = np.array([[False, False, True], [False, False, False], [False, False, False]])
     assert not _clipped_light(d, best, sat1, model, cfg).any()
+
+
+@pytest.mark.parametrize("style", ["night", "parchment", "wood"])
+def test_a_hand_darkened_by_the_profiles_headroom_is_still_a_hand(style: str) -> None:
+    import dataclasses
+
+    cfg = default_config()
+    face = render_board_face(LAYOUT, style, np.random.default_rng(16))
+    rect = cv2.resize(face.image, (cfg.rect_size, cfg.rect_size), interpolation=cv2.INTER_AREA)
+    grid = fit_grid(rect, cfg)
+    # a fingertip (skin) over the whole red token at (2, 1), under a warm lamp
+    x, y = grid.centres[2, 1]
+    cv2.circle(rect, (int(x), int(y)), int(1.3 * grid.radius), (95, 125, 180), -1, cv2.LINE_AA)
+    cast = np.array([0.42, 0.77, 1.2])
+    lit = np.clip(rect.astype(np.float32) * cast * 0.7, 0, 255)
+    # the profile's correction with headroom: the lamp undone, no gain above 1 (the image darkens)
+    gains = (1.0 / cast) / (1.0 / cast).max()
+    prepared = np.clip(np.round(lit * gains), 0, 255).astype(np.uint8)
+    samples = sample_spots(prepared, grid, cfg)
+    model = dataclasses.replace(default_model(), gains=tuple(float(g) for g in gains))
+    want = (*LAYOUT[:2], "G?KWY", *LAYOUT[3:])
+    assert classify(samples, model, cfg).cells == want
+    if style != "night":
+        # judged by the darkened image's own brightness, the skin is taken for the board
+        assert classify(samples, default_model(), cfg).cells[2][1] == "."
