@@ -12,7 +12,11 @@ the other cells of the symbol on the same card (or its clean reference face, whe
 Pen strokes are traced across the cell outlines: a stroke overshooting from a neighbour is that
 neighbour's, not ink of the plain cell it reaches into. A ring drawn on a cell's outline shows
 in all four inside corners. Two thresholds per decision: below ``lo`` unmarked, above ``hi``
-marked, and in between "uncertain" rather than a guess.
+marked, and in between "uncertain" rather than a guess. A plain cell left in between whose own
+ink has its centre of mass far off the cell's centre holds a neighbour's stroke reaching in from
+one side (hatching joined across the outlines, which no tracing can give to one cell), and is
+unmarked. The pooled print of a symbol is compared with each cell after the small shift that fits
+it best (the grid's lines are found to a pixel or two).
 """
 
 from __future__ import annotations
@@ -61,6 +65,8 @@ class MarksConfig:
     own_share: float
     ring_res_hi: float
     loop_corners: float
+    print_shift_px: int
+    spill_offset: float
 
 
 @cache
@@ -82,6 +88,9 @@ class CellInk:
     circle (ink spilt over from a neighbour sits on one side; a mark crosses or circles the cell).
     ``corner_ink``: share of the four corners of the cell's inside that hold ink of the cell's own
     (a ring drawn on the outline passes through all four).
+    ``offset``: how far the centre of mass of the cell's own ink lies from the centre of its
+    inside, as a share of the inside's side (0 without ink; a mark is drawn on its cell, a
+    neighbour's stroke reaching in lies along one side).
     ``masks``: ``(rows, cols, S, S)`` bool, each cell's ink resampled to ``S = mask_px`` square
     (empty for water), to compare cells printed with the same symbol pixel by pixel.
     """
@@ -96,6 +105,7 @@ class CellInk:
     spread: NDArray[np.float64]
     masks: NDArray[np.bool_]
     corner_ink: NDArray[np.float64] | None = None
+    offset: NDArray[np.float64] | None = None
 
 
 @dataclass(frozen=True)
@@ -122,7 +132,7 @@ def cell_ink(face: NDArray[np.uint8], grid: Grid, printed: NDArray[np.str_],
     """
     cfg = config or default_config()
     rows, cols = grid.shape
-    out = [np.zeros((rows, cols)) for _ in range(9)]
+    out = [np.zeros((rows, cols)) for _ in range(10)]
     masks = np.zeros((rows, cols, cfg.mask_px, cfg.mask_px), bool)
     # every measure reads the cells' boxes only: the face is cut to the window holding them (each
     # pixel's Lab depends on that pixel alone)
@@ -183,21 +193,27 @@ def cell_ink(face: NDArray[np.uint8], grid: Grid, printed: NDArray[np.str_],
         out[7][at] = [_spread(row) for row in on_mine]
         out[8][at] = np.stack([mine[:, k].mean(axis=1) > cfg.sector_on for k in z.corners]).mean(axis=0)
         out[6][at] = _linked_corners(patch, z.inner, z.corners)
+        weight = mine.reshape(len(keys), -1).astype(np.float64)
+        amount = np.maximum(weight.sum(axis=1), 1.0)
+        out[9][at] = np.hypot(weight @ z.u.ravel(), weight @ z.v.ravel()) / amount
         for n, rc in enumerate(keys):
             masks[rc] = cv2.resize(patch[n].astype(np.float32), (cfg.mask_px, cfg.mask_px),
                                    interpolation=cv2.INTER_AREA) >= 0.25
-    return CellInk(*out[:8], masks, out[8])
+    return CellInk(*out[:8], masks, out[8], out[9])
 
 
 @dataclass(frozen=True)
 class _Zones:
     """The parts of a cell's inside ``(h, w)``: centre disc, ring (without the corners), each
-    ring pixel's eighth of the circle, and the four corners (TL, TR, BR, BL)."""
+    ring pixel's eighth of the circle, and the four corners (TL, TR, BR, BL); ``u``/``v`` each
+    pixel's place from the centre as a share of the width/height (float64 in [-0.5, 0.5])."""
 
     inner: NDArray[np.bool_]
     ring: NDArray[np.bool_]
     sector: NDArray[np.int_]
     corners: tuple[NDArray[np.bool_], ...]
+    u: NDArray[np.float64]
+    v: NDArray[np.float64]
 
 
 def _zones(shape: tuple[int, int], cfg: MarksConfig) -> _Zones:
@@ -218,9 +234,9 @@ def _zones_of(shape: tuple[int, int], centre_radius: float, corner_frac: float) 
     sector = (np.floor((np.arctan2(v, u) + np.pi) / (2 * np.pi) * 8).astype(int) % 8)[ring]
     corners = tuple(cx & cy & (np.sign(u) == su) & (np.sign(v) == sv)
                     for su, sv in ((-1, -1), (1, -1), (1, 1), (-1, 1)))
-    for a in (inner, ring, sector, *corners):
+    for a in (inner, ring, sector, *corners, u, v):
         a.flags.writeable = False
-    return _Zones(inner, ring, sector, corners)
+    return _Zones(inner, ring, sector, corners, u, v)
 
 
 Span = tuple[slice, slice]
@@ -520,7 +536,16 @@ def print_templates(cards: Sequence[tuple[CellInk, NDArray[np.str_]]],
     for sym, pool in pools.items():
         if len(pool) < cfg.min_pool:
             continue
-        share = np.mean(np.stack([p[0] for p in pool]), axis=0)
+        masks = np.stack([p[0] for p in pool])
+        share = masks.mean(axis=0)
+        # each cell's print sits a pixel or two off (the grid lines are found to a pixel or so):
+        # each mask is brought onto the first estimate of the print before the shares are taken
+        # again
+        first = share >= cfg.print_share
+        moved = _shifted(masks, cfg.print_shift_px)  # (shifts, n, S, S)
+        overlap = (moved & first).sum(axis=(2, 3))  # (shifts, n)
+        best = overlap.argmax(axis=0)
+        share = moved[best, np.arange(len(pool))].mean(axis=0)
         out[sym] = cv2.dilate((share >= cfg.print_share).astype(np.uint8), kernel).astype(bool)
         c, g = (float(np.percentile([p[i] for p in pool], cfg.typical_quantile)) for i in (1, 2))
         # corners the print leaves clear in two of its cells are clear in every cell (pen may
@@ -529,9 +554,29 @@ def print_templates(cards: Sequence[tuple[CellInk, NDArray[np.str_]]],
     return PrintTemplates(out, typical)
 
 
-def pooled_residual(ink: CellInk, rc: tuple[int, int], template: NDArray[np.bool_]) -> float:
-    """Share of a cell's mask that is ink outside its class's print ``template``."""
-    return float((ink.masks[rc] & ~template).mean())
+def _shifted(masks: NDArray[np.bool_], reach: int) -> NDArray[np.bool_]:
+    """``(k, ..., S, S)`` bool: ``masks`` ``(..., S, S)`` moved by every shift of at most ``reach``
+    pixels along each axis (``k = (2 reach + 1)**2``; what moves out is lost, what moves in is
+    empty)."""
+    size = masks.shape[-2:]
+    pad = [(0, 0)] * (masks.ndim - 2) + [(reach, reach), (reach, reach)]
+    big = np.pad(masks, pad)
+    span = 2 * reach + 1
+    return np.stack([big[..., dy:dy + size[0], dx:dx + size[1]] for dy in range(span) for dx in range(span)])
+
+
+def pooled_residual(ink: CellInk, rc: tuple[int, int], template: NDArray[np.bool_],
+                    reach: int | None = None) -> float:
+    """Share of a cell's mask that is ink outside its class's print ``template``, with the print
+    moved by at most ``reach`` mask pixels (``print_shift_px`` by default) to fit the cell best."""
+    shift = default_config().print_shift_px if reach is None else reach
+    return _residual(ink.masks[rc], _shifted(template, shift))
+
+
+def _residual(mask: NDArray[np.bool_], prints: NDArray[np.bool_]) -> float:
+    """Share of ``mask`` ``(S, S)`` outside the best fitting of the print's shifts ``prints``
+    ``(k, S, S)``."""
+    return float((mask[None] & ~prints).mean(axis=(1, 2)).min())
 
 
 def _pooled(state: int, score: float, conf: float, residual: float,
@@ -584,6 +629,8 @@ def read_marks(face: NDArray[np.uint8], grid: Grid, printed: NDArray[np.str_],
         least_centre_res = min(float(ink.centre_res[where].min()), cfg.residual_cap_centre)
         least_sectors_res = float(ink.sectors_res[where].min()) if many else cfg.symbol_ring_allowance
         least_centre, least_corners = float(ink.centre[where].min()), float(ink.corners[where].min())
+        template = templates.get(sym) if templates is not None and sym != "#" else None
+        prints = _shifted(template, cfg.print_shift_px) if template is not None else None
         corner_base = (0.0 if sym == "#" else typical[sym][2] if sym in typical
                        else float(ink.corner_ink[where].min()) if many and ink.corner_ink is not None
                        else 1.0)
@@ -623,8 +670,13 @@ def read_marks(face: NDArray[np.uint8], grid: Grid, printed: NDArray[np.str_],
                 # overshooting stroke reaches
                 sec = max(sec, hi[1])
             st, sc, cf = _decide(c, sec, lo, hi)
-            template = templates.get(sym) if templates is not None and sym != "#" else None
-            if template is not None:
-                st, sc, cf = _pooled(st, sc, cf, pooled_residual(ink, rc, template), cfg)
+            off = float(ink.offset[rc]) if ink.offset is not None else 0.0
+            if st == -1 and sym == "#" and off > cfg.spill_offset:
+                # second stage: the cell's own ink has its centre of mass in the outer half of the
+                # cell, on one side: a neighbour's stroke reaching in (hatching joined across the
+                # outlines), not a mark drawn on this cell
+                st, cf = 0, 0.5
+            if prints is not None:
+                st, sc, cf = _pooled(st, sc, cf, _residual(ink.masks[rc], prints), cfg)
             state[rc], score[rc], conf[rc] = st, sc, cf
     return CellVerdicts(state, score, conf)

@@ -1,0 +1,97 @@
+"""Second mark stages on small drawn faces: ink lying along one side of a plain cell (hatching
+joined across the outlines) is a neighbour's, and a symbol's print is compared with each cell
+after the best small shift."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import cv2
+import numpy as np
+
+from vision.cards.grid import Grid
+from vision.cards.marks import CellInk, cell_ink, default_config, pooled_residual, print_templates, read_marks
+
+S = 48  # cell size in face pixels
+PAPER = (235, 235, 235)
+OUTLINE = (40, 40, 40)
+PEN = (60, 40, 40)
+
+
+def _face(n: int) -> tuple[np.ndarray, Grid]:
+    """``n`` outlined plain cells in a row."""
+    face = np.full((S, n * S, 3), PAPER, np.uint8)
+    for k in range(n + 1):
+        cv2.line(face, (min(k * S, n * S - 1), 0), (min(k * S, n * S - 1), S - 1), OUTLINE, 1)
+    cv2.rectangle(face, (0, 0), (n * S - 1, S - 1), OUTLINE, 1)
+    grid = Grid(np.arange(n + 1) * float(S), np.array([0.0, float(S)]), np.ones((1, n)),
+                np.array(PAPER, np.float64))
+    return face, grid
+
+
+def _joined_hatching(face: np.ndarray, x0: int, x1: int) -> None:
+    """Hatching from ``x0`` to ``x1`` joined into one stroke by a line across it."""
+    for x in range(x0, x1, 7):
+        cv2.line(face, (x, 4), (x + 6, S - 5), PEN, 2)
+    cv2.line(face, (x0, S // 2), (x1, S // 2), PEN, 2)
+
+
+def test_hatching_reaching_into_a_cell_from_one_side_leaves_it_unmarked() -> None:
+    plain = np.array([["#", "#", "#", "#"]])
+    face, grid = _face(4)
+    # the middle two cells hatched as one stroke overshooting 15 px into the outer two: no cell
+    # holds most of it, so it is nobody's stroke and stays where it lies
+    _joined_hatching(face, S - 15, 3 * S + 15)
+    ink = cell_ink(face, grid, plain)
+    assert ink.offset is not None
+    assert ink.offset[0, 0] > 0.3 and ink.offset[0, 3] > 0.3  # the ink lies along one side
+    assert ink.offset[0, 1] < 0.05 and ink.offset[0, 2] < 0.05  # spread over the whole cell
+    assert read_marks(face, grid, plain, ink=ink).state.tolist() == [[0, 1, 1, 0]]
+    # without the second stage the outer cells are left open
+    first_only = replace(default_config(), spill_offset=1.0)
+    assert read_marks(face, grid, plain, ink=ink, config=first_only).state.tolist() == [[-1, 1, 1, -1]]
+
+
+def test_a_faint_mark_in_the_middle_of_a_cell_stays_uncertain() -> None:
+    plain = np.array([["#", "#"]])
+    face, grid = _face(2)
+    cv2.circle(face, (S // 2, S // 2), 4, PEN, -1)  # a small dot: less centre ink than plain_hi
+    ink = cell_ink(face, grid, plain)
+    cfg = default_config()
+    assert cfg.plain_lo[0] < ink.centre[0, 0] < cfg.plain_hi[0]
+    assert ink.offset is not None and ink.offset[0, 0] < 0.05 and ink.offset[0, 1] == 0.0
+    assert read_marks(face, grid, plain, ink=ink).state.tolist() == [[-1, 0]]
+
+
+M = default_config().mask_px
+
+
+def _x_mask(dx: int, dy: int) -> np.ndarray:
+    """A printed X as a cell's ink mask, moved by ``(dx, dy)`` mask pixels."""
+    img = np.zeros((M, M), np.uint8)
+    cv2.line(img, (6 + dx, 6 + dy), (M - 7 + dx, M - 7 + dy), 1, 3)
+    cv2.line(img, (M - 7 + dx, 6 + dy), (6 + dx, M - 7 + dy), 1, 3)
+    return img.astype(bool)
+
+
+def _ink(masks: list[np.ndarray]) -> CellInk:
+    z = np.zeros((1, len(masks)))
+    return CellInk(z, z, z, z, z, z, z, z, np.stack(masks)[None])
+
+
+def test_the_print_is_compared_with_each_cell_after_the_best_small_shift() -> None:
+    cfg = default_config()
+    assert cfg.print_shift_px >= 2
+    # five cells of one class, their prints up to two mask pixels off each other
+    shifts = [(0, 0), (2, 0), (-2, 1), (0, -2), (1, 2)]
+    ink = _ink([_x_mask(dx, dy) for dx, dy in shifts])
+    printed = np.array([["X"] * len(shifts)])
+    tpl = print_templates([(ink, printed)])
+    fitted = [pooled_residual(ink, (0, c), tpl["X"]) for c in range(len(shifts))]
+    fixed = [pooled_residual(ink, (0, c), tpl["X"], reach=0) for c in range(len(shifts))]
+    assert max(fitted) < cfg.pooled_hi / 4
+    assert max(fixed) > max(fitted)  # held in place, the print's edges would look like pen
+    # a pen stroke beyond the print is still residual ink after the shift
+    pen = _x_mask(2, 0).astype(np.uint8)
+    cv2.line(pen, (4, M // 2), (M - 5, M // 2), 1, 3)
+    assert pooled_residual(_ink([pen.astype(bool)]), (0, 0), tpl["X"]) >= cfg.pooled_hi
