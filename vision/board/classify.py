@@ -13,8 +13,8 @@ shadows), then:
    the blue, green, red and gold tokens on the same board); with an enrolled model the shift is
    held near zero;
 4. each spot takes the nearest kind, jointly: no kind more often than the game has tokens of it,
-   and white against pearl by the light tokens' tints relative to each other; a spot too far
-   from every kind is unknown.
+   and white against pearl by the light tokens' tints relative to each other (a token with a
+   clipped channel by its other two); a spot too far from every kind is unknown.
 """
 
 from __future__ import annotations
@@ -160,18 +160,64 @@ def _refine_on_light_tokens(x: NDArray[np.float64], sat: NDArray[np.bool_], best
     return shift + best_delta
 
 
+def light_tints(x: NDArray[np.float64], sat: NDArray[np.bool_], model: TokenModel, shift: NDArray[np.float64],
+                ratio_min: float) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """Each light spot's tint between white (0) and pearl (1), and how much it tells.
+
+    A spot with no clipped channel is measured along the white-to-pearl step of the log
+    chromaticity (weight 1). A clipped channel is only a lower bound, so a spot with one clipped
+    channel is measured by the log ratio of the other two alone: its weight is the share of the
+    step's strength left in that ratio (the ratio's noise against the full step's), and zero when
+    white and pearl differ in it by less than ``ratio_min``. A spot with two or three clipped
+    channels tells nothing (weight 0).
+
+    Parameters
+    ----------
+    x : (N, 3) float64 light-normalised log colours
+    sat : (N, 3) bool clipped channels
+    model : TokenModel, with ``W`` and ``P``
+    shift : (3,) float64 the light's log-gain shift
+    ratio_min : float
+
+    Returns
+    -------
+    t, weight : (N,) float64 arrays
+    """
+    kinds = "".join(model.kinds)
+    means = np.asarray(model.means, np.float64)
+    mw, mp = means[kinds.index("W")], means[kinds.index("P")]
+    v = chroma(mp) - chroma(mw)
+    vv = max(float(v @ v), 1e-9)
+    xs = x - shift
+    t = (chroma(xs) - chroma(mw)) @ v / vv
+    weight = np.ones(len(x))
+    n_clip = sat.sum(axis=1)
+    weight[n_clip >= 2] = 0.0
+    for i in np.flatnonzero(n_clip == 1):
+        a, b = (c for c in range(3) if not sat[i, c])
+        rw, rp = mw[a] - mw[b], mp[a] - mp[b]
+        if abs(rp - rw) < ratio_min:
+            t[i], weight[i] = 0.0, 0.0
+            continue
+        t[i] = (xs[i, a] - xs[i, b] - rw) / (rp - rw)
+        weight[i] = min(1.0, (rp - rw) ** 2 / (2.0 * vv))
+    return t, weight
+
+
 def split_light_tokens(x: NDArray[np.float64], best: NDArray[np.intp], fit: NDArray[np.bool_],
                        model: TokenModel, shift: NDArray[np.float64], prior: float,
                        pearls: int = 2, whites: int = 4, tie: float = 0.0,
-                       ties: NDArray[np.bool_] | None = None) -> NDArray[np.intp]:
+                       ties: NDArray[np.bool_] | None = None, sat: NDArray[np.bool_] | None = None,
+                       ratio_min: float = 0.0) -> NDArray[np.intp]:
     """Decide white against pearl jointly for the light tokens of one board.
 
     A pearl is a white token with a pinkish tint, a difference as small as the error of the
     light's estimate, so it is decided relative to the other light tokens: each light spot's tint
-    ``t`` along the white-to-pearl direction (0 white, 1 pearl) is measured, the most tinted ``j``
-    spots are pearls (``j`` at most 2 and at least ``n - 4``, as the game has 2 pearls and 4
-    whites), and ``j`` is chosen so that ``t - label`` is most alike across the spots (a common
-    residual tint ``delta`` is allowed, pulled to zero by ``prior``, in tokens).
+    ``t`` along the white-to-pearl direction (0 white, 1 pearl; see :func:`light_tints`) is
+    measured, and the set of pearls (at most 2, and at least ``n - 4``, as the game has 2 pearls
+    and 4 whites) is chosen so that ``t - label`` is most alike across the spots, each spot
+    counting by its tint's weight (a common residual tint ``delta`` is allowed, pulled to zero by
+    ``prior``, in tokens). Spots whose tint tells nothing (two clipped channels) keep their kind.
 
     Parameters
     ----------
@@ -188,32 +234,37 @@ def split_light_tokens(x: NDArray[np.float64], best: NDArray[np.intp], fit: NDAr
         otherwise ambiguous.
     ties : (N,) bool array, optional
         Set to True (in place) at the ambiguous spots.
+    sat : (N, 3) bool array, optional
+        Clipped channels (none by default).
+    ratio_min : float
+        See :func:`light_tints`.
 
     Returns
     -------
     (N,) intp array
         ``best`` with the readable white and pearl spots relabelled.
     """
+    from itertools import combinations
+
     kinds = "".join(model.kinds)
     if "W" not in kinds or "P" not in kinds:
         return best
     iw, ip = kinds.index("W"), kinds.index("P")
-    light = fit & ((best == iw) | (best == ip))
+    clipped = np.zeros((len(x), 3), bool) if sat is None else sat
+    t_all, w_all = light_tints(x, clipped, model, shift, ratio_min)
+    light = fit & ((best == iw) | (best == ip)) & (w_all > 0)
     n = int(light.sum())
     if n == 0 or n > max(0, pearls) + max(0, whites):
         return best
-    means = np.asarray(model.means, np.float64)
-    mw = chroma(means[iw])
-    v = chroma(means[ip]) - mw
-    t = (chroma(x[light] - shift) - mw) @ v / max(float(v @ v), 1e-9)
-    order = np.argsort(-t)
+    t, w = t_all[light], w_all[light]
     splits: list[tuple[float, NDArray[np.float64]]] = []
     for j in range(max(0, n - max(0, whites)), min(max(0, pearls), n) + 1):
-        lab = np.zeros(n)
-        lab[order[:j]] = 1.0
-        r = t - lab
-        delta = r.sum() / (n + prior)
-        splits.append((float(((r - delta) ** 2).sum() + prior * delta ** 2), lab))
+        for chosen in combinations(range(n), j):
+            lab = np.zeros(n)
+            lab[list(chosen)] = 1.0
+            r = t - lab
+            delta = float((w * r).sum()) / (float(w.sum()) + prior)
+            splits.append((float((w * (r - delta) ** 2).sum() + prior * delta ** 2), lab))
     splits.sort(key=lambda c: c[0])
     out = best.copy()
     out[np.flatnonzero(light)] = np.where(splits[0][1] > 0, ip, iw)
@@ -251,64 +302,6 @@ def assign_with_supply(d: NDArray[np.float64], supply: NDArray[np.float64]) -> N
     out = np.empty(n, np.intp)
     out[rows] = slots[cols]
     return out
-
-
-def relabel_one_clipped(x: NDArray[np.float64], best: NDArray[np.intp], fit: NDArray[np.bool_],
-                        sat: NDArray[np.bool_], model: TokenModel, shift: NDArray[np.float64],
-                        cfg: BoardConfig) -> tuple[NDArray[np.intp], NDArray[np.bool_]]:
-    """White against pearl for light tokens with one clipped channel, by the other two.
-
-    A clipped channel's value is only a lower bound, so its part of the tint is unknown; the
-    ratio of the two unclipped channels still tells white from pearl when the two kinds differ
-    in it (by at least ``cfg.clip_ratio_min`` in log). A spot whose ratio lies clearly nearer one
-    kind (``cfg.clip_ratio_margin`` from half-way) takes it, pearls first by how pearl-like they
-    are, while the game's supply of pearls (less the pearls read on the other spots) allows;
-    the others keep the kind read so far.
-
-    Parameters
-    ----------
-    x : (N, 3) float64 light-normalised log colours of the token spots
-    best : (N,) intp kinds read so far
-    fit : (N,) bool spots close enough to their kind to be read
-    sat : (N, 3) bool clipped channels
-    model : TokenModel
-    shift : (3,) float64 the light's log-gain shift
-    cfg : BoardConfig
-
-    Returns
-    -------
-    labels : (N,) intp array
-    decided : (N,) bool array, the spots decided here
-    """
-    kinds = "".join(model.kinds)
-    decided = np.zeros(len(best), bool)
-    if "W" not in kinds or "P" not in kinds:
-        return best, decided
-    iw, ip = kinds.index("W"), kinds.index("P")
-    light = fit & ((best == iw) | (best == ip))
-    one = light & (sat.sum(axis=1) == 1)
-    if not one.any():
-        return best, decided
-    means = np.asarray(model.means, np.float64)
-    out = best.copy()
-    scores: list[tuple[float, int]] = []
-    for i in np.flatnonzero(one):
-        a, b = (c for c in range(3) if not sat[i, c])
-        rw = means[iw, a] - means[iw, b]
-        rp = means[ip, a] - means[ip, b]
-        if abs(rp - rw) < cfg.clip_ratio_min:
-            continue
-        t = ((x[i, a] - shift[a]) - (x[i, b] - shift[b]) - rw) / (rp - rw)  # 0 white, 1 pearl
-        if abs(t - 0.5) >= cfg.clip_ratio_margin:
-            out[i] = iw
-            decided[i] = True
-            scores.append((float(t), int(i)))
-    room = cfg.supply.count("P") - int((out[light & ~decided & ~one] == ip).sum())
-    for t, i in sorted(scores, reverse=True):
-        if t > 0.5 and room > 0:
-            out[i] = ip
-            room -= 1
-    return out, decided
 
 
 def _clipped_light(d: NDArray[np.float64], best: NDArray[np.intp], sat: NDArray[np.bool_],
@@ -502,16 +495,12 @@ def classify(samples: SpotSamples, model: TokenModel, cfg: BoardConfig) -> Class
         # the board holds at most the game's tokens of each kind: the readable spots are assigned
         # jointly, so a fifth "white" goes to the kind it resembles next (a pearl, typically)
         best[fit] = assign_with_supply(d[fit], supply)
-        # a clipped channel hides part of a light token's tint: light tokens with one clipped
-        # channel are told by the other two when those decide, and the unclipped ones are split
-        # among the pearls and whites left
-        best, decided = relabel_one_clipped(x[tokens], best, fit, sat[tokens], model, shift, cfg)
-        kinds_all = "".join(model.kinds)
-        left = {k: cfg.supply.count(k) - (int((best[decided] == kinds_all.index(k)).sum())
-                                          if k in kinds_all else 0) for k in "PW"}
+        # white against pearl, jointly over the light tokens; a clipped channel hides part of a
+        # light token's tint, so such a token is told by its other two channels
         tied = np.zeros(len(best), bool)
-        best = split_light_tokens(x[tokens], best, fit & ~sat[tokens].any(axis=1), model, shift, prior,
-                                  pearls=left["P"], whites=left["W"], tie=cfg.split_tie, ties=tied)
+        best = split_light_tokens(x[tokens], best, fit, model, shift, prior, pearls=cfg.supply.count("P"),
+                                  whites=cfg.supply.count("W"), tie=cfg.split_tie, ties=tied, sat=sat[tokens],
+                                  ratio_min=cfg.clip_ratio_min)
         d1 = d[np.arange(len(d)), best]
         d2 = np.where(np.arange(d.shape[1])[None, :] == best[:, None], np.inf, d).min(axis=1)
         limit = cfg.reject_distance + cfg.spread_weight * spreads[best]

@@ -105,7 +105,6 @@ class BoardConfig:
     ring_edge_shift: float
     ring_min_group: int
     clip_ratio_min: float
-    clip_ratio_margin: float
     split_tie: float
 
 

@@ -170,7 +170,7 @@ def test_missing_rings_need_a_group_reaching_in_from_the_border() -> None:
 
 
 def test_a_light_token_with_one_clipped_channel_is_told_by_the_other_two() -> None:
-    from vision.board.classify import relabel_one_clipped
+    from vision.board.classify import split_light_tokens
 
     cfg = default_config()
     model = default_model()
@@ -178,16 +178,37 @@ def test_a_light_token_with_one_clipped_channel_is_told_by_the_other_two() -> No
     iw, ip = model.kinds.index("W"), model.kinds.index("P")
     # red clipped on both: a pearl keeps its lower green against blue, a white does not
     x = np.stack([means[ip], means[iw]]) + 0.05
+    x[:, 2] = max(means[iw, 2], means[ip, 2]) - 0.2  # the clipped channel tells nothing
     sat = np.array([[False, False, True], [False, False, True]])
+
+    def split(xs: np.ndarray, best: np.ndarray, clipped: np.ndarray) -> list[int]:
+        return split_light_tokens(xs, best, np.ones(len(xs), bool), model, np.zeros(3), 1.0, sat=clipped,
+                                  ratio_min=cfg.clip_ratio_min).tolist()
+
     # read the wrong way round so far
-    out, _ = relabel_one_clipped(x, np.array([iw, ip]), np.ones(2, bool), sat, model, np.zeros(3), cfg)
-    assert out.tolist() == [ip, iw]
-    # with both pearls already read elsewhere, the pearl-like spot stays white
-    x3 = np.vstack([x, means[ip], means[ip]])
-    sat3 = np.vstack([sat, np.zeros((2, 3), bool)])
-    best3 = np.array([iw, iw, ip, ip])
-    out3, _ = relabel_one_clipped(x3, best3, np.ones(4, bool), sat3, model, np.zeros(3), cfg)
-    assert out3.tolist() == [iw, iw, ip, ip]
+    assert split(x, np.array([iw, ip]), sat) == [ip, iw]
+    # judged on all three channels, the clipped red hides the pearl
+    assert split(x, np.array([iw, ip]), np.zeros((2, 3), bool)) != [ip, iw]
+    # with both pearls clearly seen elsewhere, the pearl-like clipped spot is a white
+    x4 = np.vstack([x, means[ip], means[ip]])
+    sat4 = np.vstack([sat, np.zeros((2, 3), bool)])
+    assert split(x4, np.array([iw, iw, iw, iw]), sat4) == [iw, iw, ip, ip]
+
+
+def test_light_tints_weigh_what_the_unclipped_channels_tell() -> None:
+    from vision.board.classify import light_tints
+
+    model = default_model()
+    means = np.asarray(model.means)
+    iw, ip = model.kinds.index("W"), model.kinds.index("P")
+    x = np.stack([means[iw], means[ip], means[ip], means[ip]])
+    sat = np.array([[False] * 3, [False] * 3, [False, False, True], [True, False, True]])
+    t, w = light_tints(x, sat, model, np.zeros(3), 0.04)
+    assert t[:3] == pytest.approx([0.0, 1.0, 1.0])
+    assert w[0] == w[1] == 1.0 and 0.0 < w[2] < 1.0 and w[3] == 0.0
+    # a ratio in which the two kinds barely differ tells nothing
+    _, w_blind = light_tints(x, sat, model, np.zeros(3), 1.0)
+    assert w_blind[2] == 0.0
 
 
 def test_a_light_token_clipped_in_two_channels_is_unknown_unless_the_supply_decides() -> None:
