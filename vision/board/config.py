@@ -106,6 +106,15 @@ class BoardConfig:
     ring_min_group: int
     clip_ratio_min: float
     split_tie: float
+    refine_min_sides: int = 4
+    lattice_shift: float = 0.3
+    lattice_step: float = 0.1
+    lattice_min_edge: float = 0.5
+    lattice_tolerance: float = 0.06
+    lattice_min_spots: int = 12
+    lattice_min_move: float = 0.2
+    lattice_max_move: float = 1.0
+    lattice_passes: int = 2
 
 
 @dataclass(frozen=True)

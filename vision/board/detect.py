@@ -249,7 +249,8 @@ def refine_corners(image: NDArray[np.uint8], corners: NDArray[np.float64],
     Returns
     -------
     (4, 2) float64 array
-        The refined corners, or ``corners`` when a side cannot be refined.
+        The refined corners; a side that shows no clear edge (a hand over it) stays where it was,
+        and ``corners`` come back unchanged when fewer than ``refine_min_sides`` sides refine.
     """
     q = np.asarray(corners, np.float64)
     side = float(np.linalg.norm(q - np.roll(q, -1, axis=0), axis=1).mean())
@@ -266,6 +267,7 @@ def refine_corners(image: NDArray[np.uint8], corners: NDArray[np.float64],
     offs = np.arange(-win, win + 1, dtype=np.float32)
     ts = np.linspace(0.08, 0.92, cfg.refine_samples)
     lines: list[_Line] = []
+    refined_sides = 0
     for i in range(4):
         a, b = q[i], q[(i + 1) % 4]
         d = (b - a) / max(np.linalg.norm(b - a), 1e-9)
@@ -281,16 +283,19 @@ def refine_corners(image: NDArray[np.uint8], corners: NDArray[np.float64],
         strength = grad[np.arange(len(k)), k]
         off = offs[k] + 0.5
         good = strength > cfg.refine_min_step
+        if good.sum() >= cfg.refine_samples // 3:
+            med = np.median(off[good])
+            good &= np.abs(off - med) <= cfg.refine_tolerance
         if good.sum() < cfg.refine_samples // 3:
-            return q
-        med = np.median(off[good])
-        good &= np.abs(off - med) <= cfg.refine_tolerance
-        if good.sum() < cfg.refine_samples // 3:
-            return q
+            lines.append(_Line(a, (b - a) / max(float(np.linalg.norm(b - a)), 1e-9), 0.0, a))
+            continue
+        refined_sides += 1
         p = pts[good] + off[good, None] * n[None, :]
         mean = p.mean(axis=0)
         _, _, vt = np.linalg.svd(p - mean)
         lines.append(_Line(mean, vt[0], 0.0, mean))
+    if refined_sides < cfg.refine_min_sides:
+        return q
     out = []
     for i in range(4):
         p = _intersect(lines[(i - 1) % 4], lines[i])

@@ -10,6 +10,7 @@ from numpy.typing import NDArray
 from vision.board.classify import classify
 from vision.board.config import BoardConfig, default_config
 from vision.board.detect import find_candidates, rectify, refine_corners
+from vision.board.lattice import lattice_corners
 from vision.board.learn import TokenModel, default_model
 from vision.board.spots import Grid, fit_grid, sample_spots
 from vision.errors import ImageError
@@ -75,7 +76,10 @@ def locate(image: NDArray[np.uint8], config: BoardConfig | None = None) -> Locat
     if not fits:
         return None
     best = max(f.grid.quality for f in fits)
-    return next(f for f in fits if f.grid.quality >= _SAME_BOARD * best)
+    found = next(f for f in fits if f.grid.quality >= _SAME_BOARD * best)
+    # a corner the outline got wrong (a hand over it) bends the lattice: its spots straighten it
+    fixed = lattice_corners(img, found.corners, found.rect, found.grid, cfg)
+    return found if fixed is None else Located(*fixed)
 
 
 def token_model_of(profile: ProfileLike | None) -> TokenModel:

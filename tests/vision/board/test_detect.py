@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from vision.board import default_config, locate, read
-from vision.board.detect import find_candidates, rectify
+from vision.board.detect import find_candidates, rectify, refine_corners
 from vision.errors import ImageError
 from vision.geometry import order_corners
 from vision.synth.board import render_board_scene
@@ -55,3 +55,34 @@ def test_no_board_gives_none(rng: np.random.Generator) -> None:
 def test_bad_image_is_a_typed_error(bad: object) -> None:
     with pytest.raises(ImageError, match="image"):
         read(bad)  # type: ignore[arg-type]
+
+
+def _covered_side_board() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A light board on a dark table whose right side lies under a patch of table colour (an
+    arm), the true corners, and a coarse quad 4 px too large on every side."""
+    import cv2
+
+    image = np.full((300, 400, 3), 40, np.uint8)
+    truth = np.array([[100.0, 60.0], [300.0, 60.0], [300.0, 240.0], [100.0, 240.0]])
+    cv2.fillConvexPoly(image, truth.astype(np.int32), (200, 200, 200))
+    image[:, 280:] = 40
+    coarse = truth + np.array([[-4.0, -4.0], [4.0, -4.0], [4.0, 4.0], [-4.0, 4.0]])
+    return image, truth, coarse
+
+
+def test_refine_keeps_a_side_without_edge_when_three_suffice() -> None:
+    import dataclasses
+
+    image, truth, coarse = _covered_side_board()
+    cfg = dataclasses.replace(default_config(), refine_min_sides=3)
+    got = refine_corners(image, coarse, cfg)
+    # the top, bottom and left sides move onto the board's edges (within a pixel) ...
+    assert abs(got[0, 0] - truth[0, 0]) < 1.0 and abs(got[0, 1] - truth[0, 1]) < 1.0
+    assert abs(got[3, 1] - truth[3, 1]) < 1.0
+    # ... the covered right side stays where the coarse quad put it
+    assert np.allclose(got[1:3, 0], coarse[1:3, 0], atol=0.5)
+
+
+def test_refine_needs_every_side_by_default() -> None:
+    image, _, coarse = _covered_side_board()
+    assert np.array_equal(refine_corners(image, coarse, default_config()), coarse)

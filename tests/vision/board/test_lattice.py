@@ -1,0 +1,100 @@
+"""The board's corners from its spot lattice (vision.board.lattice)."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.board import default_config
+from vision.board.detect import rectify
+from vision.board.lattice import lattice_corners, spot_centres
+from vision.board.spots import fit_grid
+
+# a board face of side 400 with its 5x5 spots (pitch 64, radius 22) and a 40 px frame
+FACE = 400
+PITCH = 64.0
+RADIUS = 22.0
+
+
+def _face(rng: np.random.Generator) -> np.ndarray:
+    face = np.full((FACE, FACE, 3), 150, np.uint8)
+    for r in range(5):
+        for c in range(5):
+            # darker or lighter than the board, as tokens and printed spots are
+            colour = tuple(int(v) for v in rng.integers(20, 90, 3) + 160 * int(rng.integers(2)))
+            centre = (round(40 + (c + 0.5) * PITCH), round(40 + (r + 0.5) * PITCH))
+            cv2.circle(face, centre, round(RADIUS), colour, -1, cv2.LINE_AA)
+    return face
+
+
+def _photo(rng: np.random.Generator, corners: np.ndarray) -> np.ndarray:
+    """The face warped onto ``corners`` of a 640x480 table."""
+    square = np.float32([[0, 0], [FACE, 0], [FACE, FACE], [0, FACE]])
+    hom = cv2.getPerspectiveTransform(square, corners.astype(np.float32))
+    table = np.full((480, 640, 3), 60, np.uint8)
+    return cv2.warpPerspective(_face(rng), hom, (640, 480), dst=table, borderMode=cv2.BORDER_TRANSPARENT)
+
+
+TRUE = np.array([[150.0, 60.0], [520.0, 80.0], [500.0, 430.0], [130.0, 410.0]])
+
+
+def _pitch_px() -> float:
+    return float(np.linalg.norm(TRUE[1] - TRUE[0])) / FACE * PITCH
+
+
+def test_spot_centres_find_the_discs(rng: np.random.Generator) -> None:
+    cfg = default_config()
+    size = 300
+    face = cv2.resize(_face(rng), (size, size), interpolation=cv2.INTER_AREA)
+    # move the spots off the fitted lattice: shift the whole face by a few pixels
+    shifted = cv2.warpAffine(face, np.float32([[1, 0, 4], [0, 1, -3]]), (size, size),
+                             borderMode=cv2.BORDER_REPLICATE)
+    grid = fit_grid(face, cfg)
+    centres, strength = spot_centres(shifted, grid, cfg)
+    scale = size / FACE
+    truth = np.array([[40 + (c + 0.5) * PITCH, 40 + (r + 0.5) * PITCH] for r in range(5) for c in range(5)])
+    assert np.abs(centres - (truth * scale + [4, -3])).max() < 1.5
+    assert strength.min() > cfg.lattice_min_edge
+
+
+def test_a_wrong_corner_is_moved_onto_the_lattice(rng: np.random.Generator) -> None:
+    cfg = default_config()
+    image = _photo(rng, TRUE)
+    wrong = TRUE.copy()
+    wrong[2] += [0.5 * _pitch_px(), 0.3 * _pitch_px()]  # a hand hid the bottom-right corner
+    rect, _ = rectify(image, wrong, cfg.rect_size)
+    grid = fit_grid(rect, cfg)
+    fixed = lattice_corners(image, wrong, rect, grid, cfg)
+    assert fixed is not None
+    assert np.linalg.norm(fixed[0] - TRUE, axis=1).max() < 0.15 * _pitch_px()
+    assert np.array_equal(fixed[1], rectify(image, fixed[0], cfg.rect_size)[0])
+
+
+def test_right_corners_are_kept(rng: np.random.Generator) -> None:
+    cfg = default_config()
+    image = _photo(rng, TRUE)
+    rect, _ = rectify(image, TRUE, cfg.rect_size)
+    assert lattice_corners(image, TRUE, rect, fit_grid(rect, cfg), cfg) is None
+
+
+@pytest.mark.parametrize("least", [26, 40])
+def test_too_few_spots_give_no_correction(rng: np.random.Generator, least: int) -> None:
+    import dataclasses
+
+    cfg = dataclasses.replace(default_config(), lattice_min_spots=least)
+    image = _photo(rng, TRUE)
+    wrong = TRUE.copy()
+    wrong[2] += [0.5 * _pitch_px(), 0.3 * _pitch_px()]
+    rect, _ = rectify(image, wrong, cfg.rect_size)
+    assert lattice_corners(image, wrong, rect, fit_grid(rect, cfg), cfg) is None
+
+
+def test_a_blank_board_gives_no_correction() -> None:
+    cfg = default_config()
+    image = np.full((480, 640, 3), 60, np.uint8)
+    cv2.fillConvexPoly(image, TRUE.astype(np.int32), (150, 150, 150))
+    wrong = TRUE.copy()
+    wrong[2] += [30.0, 20.0]
+    rect, _ = rectify(image, wrong, cfg.rect_size)
+    assert lattice_corners(image, wrong, rect, fit_grid(rect, cfg), cfg) is None
