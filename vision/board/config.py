@@ -115,6 +115,15 @@ class BoardConfig:
     lattice_min_move: float = 0.2
     lattice_max_move: float = 1.0
     lattice_passes: int = 2
+    lattice_side: int = 480
+    lattice_sigmas: tuple[float, ...] = (1.5, 2.1, 3.0, 4.2, 6.0, 8.5, 12.0)
+    lattice_min_blob: float = 8.0
+    lattice_max_blobs: int = 150
+    lattice_residual: float = 0.15
+    lattice_scale_ratio: float = 1.5
+    lattice_neighbours: int = 6
+    lattice_pitch_sigma: tuple[float, ...] = (2.5, 5.0)
+    lattice_hypotheses: int = 8
 
 
 @dataclass(frozen=True)

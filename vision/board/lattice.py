@@ -1,15 +1,20 @@
-"""The board's corners from its 5x5 spot lattice.
+"""The board from its 5x5 spot lattice.
 
-Every board carries 25 round spots on a regular square lattice centred on the board. Once a
-board is roughly rectified, each spot's own circular edge tells where that spot really is; a
-homography through those centres (robust to spots a hand covers) straightens a lattice bent by a
-misplaced corner, and carries the rectified square, and so the board's corners, with it. This
-needs no board outline, so it also corrects a corner the outline finder could not see.
+Every board carries 25 round spots on a regular square lattice in its middle. Two uses:
+
+- :func:`lattice_corners`: once a board is roughly rectified, each spot's own circular edge tells
+  where that spot really is; a homography through those centres (robust to spots a hand covers)
+  straightens a lattice bent by a misplaced corner, and carries the board's corners with it.
+- :func:`find_lattice_candidates`: without any outline (a board blending into the table), round
+  blobs of any colour are found at a few scales, and the 5x5 projective lattice explaining most
+  of them (hypotheses from a blob and two neighbours of its size, refined to a homography) gives
+  the board, extended by the frame width whose square outline shows the strongest edges.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import math
 
 import cv2
@@ -19,6 +24,7 @@ from numpy.typing import NDArray
 from vision.board.config import BoardConfig
 from vision.board.detect import rectify
 from vision.board.spots import Grid
+from vision.geometry import order_corners
 
 
 def _gradients(rect: NDArray[np.uint8], sigma: float) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
@@ -170,4 +176,210 @@ def lattice_corners(
         shift = grid.centres.reshape(25, 2).mean(axis=0) - rect.shape[0] / 2
         grid = dataclasses.replace(grid, centres=grid.centres - shift)
         out = corners, rect, grid
+    return out
+
+
+def _blobs(small: NDArray[np.uint8], cfg: BoardConfig) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """Round blobs of any colour: scale-normalised Laplacian-of-Gaussian extrema of the Lab image.
+
+    Returns
+    -------
+    points : (N, 2) float64 array, ``small`` pixels
+    sigmas : (N,) float64 array, the scale of each blob (a disc of radius ``r`` peaks at
+        ``r / sqrt(2)``)
+    """
+    lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
+    sigmas = np.asarray(cfg.lattice_sigmas, np.float64)
+    stack = []
+    for s in sigmas:
+        blur = cv2.GaussianBlur(lab, (0, 0), float(s))
+        lap = cv2.Laplacian(blur, cv2.CV_32F, ksize=3) * float(s * s)  # (H, W, 3)
+        stack.append(np.sqrt((lap * lap).sum(axis=2)))
+    resp = np.stack(stack)  # (K, H, W)
+    # local maxima over space and scale
+    peak = cv2.dilate(resp.transpose(1, 2, 0), np.ones((3, 3), np.uint8))
+    peak = np.atleast_3d(peak).transpose(2, 0, 1)
+    across = np.maximum(np.roll(peak, 1, axis=0), np.roll(peak, -1, axis=0))
+    across[0], across[-1] = peak[1], peak[-2]
+    is_max = (resp >= peak) & (resp >= across) & (resp > cfg.lattice_min_blob)
+    k, y, x = np.nonzero(is_max)
+    if len(k) == 0:
+        return np.zeros((0, 2)), np.zeros(0)
+    strength = resp[k, y, x]
+    order = np.argsort(-strength)[: cfg.lattice_max_blobs]
+    pts = np.column_stack([x[order], y[order]]).astype(np.float64)
+    sig = sigmas[k[order]]
+    # one blob per place: a weaker blob as near as the smaller of the two scales is the same one
+    d = np.linalg.norm(pts[:, None] - pts[None], axis=2)
+    near = d < np.minimum(sig[:, None], sig[None])
+    gone = np.zeros(len(pts), bool)
+    keep: list[int] = []
+    for i in range(len(pts)):
+        if not gone[i]:
+            keep.append(i)
+            gone |= near[i]
+    return pts[keep], sig[keep]
+
+
+def _window(coords: NDArray[np.int64]) -> tuple[int, int, int]:
+    """The 5x5 window of integer lattice coordinates holding most of ``coords`` (N, 2):
+    (count, i0, j0)."""
+    lo = coords.min(axis=0) - 4
+    span = coords.max(axis=0) - lo + 1
+    hist = np.zeros((int(span[1]) + 4, int(span[0]) + 4), np.int32)
+    np.add.at(hist, (coords[:, 1] - lo[1], coords[:, 0] - lo[0]), 1)
+    ii = np.cumsum(np.cumsum(np.pad(hist, ((1, 0), (1, 0))), axis=0), axis=1)
+    box = ii[5:, 5:] - ii[:-5, 5:] - ii[5:, :-5] + ii[:-5, :-5]
+    j, i = np.unravel_index(int(box.argmax()), box.shape)
+    return int(box[j, i]), int(i + lo[0]), int(j + lo[1])
+
+
+def _lattice_fit(pts: NDArray[np.float64], hom: NDArray[np.float64],
+                 cfg: BoardConfig) -> tuple[int, NDArray[np.float64]] | None:
+    """Refit a lattice homography (lattice coordinates -> pixels) on the blobs it explains,
+    restricted to its best 5x5 window; returns (inliers, homography with the window at 0..4)."""
+    for _ in range(3):
+        inv = np.linalg.inv(hom)
+        uv = cv2.perspectiveTransform(pts.reshape(-1, 1, 2), inv).reshape(-1, 2)
+        near = np.round(uv)
+        ok = np.linalg.norm(uv - near, axis=1) < cfg.lattice_residual
+        if ok.sum() < cfg.lattice_min_spots:
+            return None
+        coords = near[ok].astype(np.int64)
+        count, i0, j0 = _window(coords)
+        rel = coords - [i0, j0]
+        inside = ((rel >= 0) & (rel < 5)).all(axis=1)
+        if count < cfg.lattice_min_spots:
+            return None
+        # one blob per lattice place: the nearest to it
+        res = np.linalg.norm(uv[ok] - near[ok], axis=1)[inside]
+        key = rel[inside, 1] * 5 + rel[inside, 0]
+        order = np.lexsort((res, key))
+        first = order[np.r_[True, key[order][1:] != key[order][:-1]]]
+        count = len(first)
+        if count < cfg.lattice_min_spots:
+            return None
+        src = rel[inside][first].astype(np.float64)
+        new, _ = cv2.findHomography(src, pts[ok][inside][first], 0)
+        if new is None:
+            return None
+        hom = new
+    return count, hom
+
+
+def _hypotheses(pts: NDArray[np.float64], sig: NDArray[np.float64],
+                cfg: BoardConfig) -> list[tuple[int, NDArray[np.float64]]]:
+    """Affine lattices from a blob and two of its neighbours, scored by the blobs they explain
+    within their best 5x5 window; the best few, refined to homographies."""
+    n = len(pts)
+    if n < cfg.lattice_min_spots:
+        return []
+    d = np.linalg.norm(pts[:, None] - pts[None], axis=2)
+    d[np.arange(n), np.arange(n)] = np.inf
+    # a spot's neighbours are blobs of about its own scale (not the emblem inside a token)
+    alike = np.abs(np.log(sig[:, None] / sig[None])) < math.log(cfg.lattice_scale_ratio)
+    d[~alike] = np.inf
+    nearest = np.argsort(d, axis=1)[:, : cfg.lattice_neighbours]
+    lo, hi = cfg.lattice_pitch_sigma
+    cos_max = math.cos(math.radians(90.0 - cfg.max_skew_deg))
+    bases = []
+    for a in range(n):
+        for b, c in itertools.combinations(nearest[a], 2):
+            if not (alike[a, b] and alike[a, c]):
+                continue
+            u, v = pts[b] - pts[a], pts[c] - pts[a]
+            lu, lv = float(np.hypot(*u)), float(np.hypot(*v))
+            if not (lo * sig[a] <= lu <= hi * sig[a] and lo * sig[a] <= lv <= hi * sig[a]):
+                continue
+            if max(lu, lv) > cfg.max_side_ratio * min(lu, lv) or abs(u @ v) > cos_max * lu * lv:
+                continue
+            bases.append((pts[a], u, v, sig[a]))
+    if not bases:
+        return []
+    origin = np.array([b[0] for b in bases])  # (M, 2)
+    mats = np.stack([np.column_stack([b[1], b[2]]) for b in bases])  # (M, 2, 2)
+    inv = np.linalg.inv(mats)
+    uv = np.einsum("mij,mnj->mni", inv, pts[None] - origin[:, None])  # (M, N, 2)
+    fit = np.linalg.norm(uv - np.round(uv), axis=2) < cfg.lattice_residual
+    # a spot's blob has about the scale of its neighbours'
+    base_sig = np.array([b[3] for b in bases])
+    fit &= np.abs(np.log(sig[None] / base_sig[:, None])) < math.log(cfg.lattice_scale_ratio)
+    # only nearby lattice places count: a far blob lines up with some lattice by chance
+    fit &= np.abs(uv).max(axis=2) <= 5
+    votes = fit.sum(axis=1)
+    out: list[tuple[int, NDArray[np.float64]]] = []
+    for m in np.argsort(-votes)[: cfg.lattice_hypotheses]:
+        if votes[m] < cfg.lattice_min_spots:
+            break
+        hom = np.array([[mats[m, 0, 0], mats[m, 0, 1], origin[m, 0]],
+                        [mats[m, 1, 0], mats[m, 1, 1], origin[m, 1]], [0.0, 0.0, 1.0]])
+        got = _lattice_fit(pts, hom, cfg)
+        if got is not None:
+            out.append(got)
+    out.sort(key=lambda t: -t[0])
+    return out
+
+
+def _board_margin(gray: NDArray[np.float32], hom: NDArray[np.float64], cfg: BoardConfig) -> float:
+    """The frame width (lattice pitches beyond the outer spots' cells) whose square outline has
+    the strongest edges across it; the lattice sits in the middle of every board."""
+    gx = cv2.Sobel(gray, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(gray, cv2.CV_32F, 0, 1, ksize=3)
+    h, w = gray.shape
+    m = np.arange(cfg.margin_min, cfg.margin_max + 1e-9, cfg.margin_step)
+    frames = 5.0 * m / (1.0 - 2.0 * m)  # margin of the rectified board -> pitches
+    t = np.linspace(0.05, 0.95, cfg.refine_samples)
+    best, best_score = float(frames[0]), -np.inf
+    for e in frames:
+        a, b = -0.5 - e, 4.5 + e
+        square = np.array([[a, a], [b, a], [b, b], [a, b]])
+        sides = []
+        for k in range(4):
+            p, q = square[k], square[(k + 1) % 4]
+            uv = p[None] + t[:, None] * (q - p)[None]
+            xy = cv2.perspectiveTransform(uv.reshape(-1, 1, 2), hom).reshape(-1, 2)
+            dx, dy = np.diff(xy, axis=0).mean(axis=0)
+            nrm = np.array([dy, -dx]) / (math.hypot(dx, dy) + 1e-9)
+            xi = np.clip(np.round(xy[:, 0]).astype(np.int32), 0, w - 1)
+            yi = np.clip(np.round(xy[:, 1]).astype(np.int32), 0, h - 1)
+            sides.append(float(np.median(np.abs(gx[yi, xi] * nrm[0] + gy[yi, xi] * nrm[1]))))
+        # a hand over one side: the three best sides carry the score
+        score = float(np.sum(sorted(sides)[1:]))
+        if score > best_score:
+            best, best_score = float(e), score
+    return best
+
+
+def find_lattice_candidates(image: NDArray[np.uint8], cfg: BoardConfig) -> list[NDArray[np.float64]]:
+    """Board quadrilaterals from 5x5 lattices of round blobs (tokens and empty spots), best first.
+
+    Works without the board's outline: for a board that blends into the table, or whose
+    corners a hand covers.
+
+    Parameters
+    ----------
+    image : (H, W, 3) uint8 BGR array
+    cfg : BoardConfig
+
+    Returns
+    -------
+    list of (4, 2) float64 arrays
+        Corners in ``image`` pixels, ordered by :func:`vision.geometry.order_corners`.
+    """
+    h, w = image.shape[:2]
+    scale = min(1.0, cfg.lattice_side / max(h, w))
+    small = image if scale == 1.0 else cv2.resize(image, (round(w * scale), round(h * scale)),
+                                                   interpolation=cv2.INTER_AREA)
+    pts, sig = _blobs(small, cfg)
+    gray = cv2.GaussianBlur(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY).astype(np.float32), (0, 0), 1.0)
+    out: list[NDArray[np.float64]] = []
+    for _, hom in _hypotheses(pts, sig, cfg):
+        e = _board_margin(gray, hom, cfg)
+        a, b = -0.5 - e, 4.5 + e
+        square = np.array([[a, a], [b, a], [b, b], [a, b]]).reshape(-1, 1, 2)
+        quad = order_corners(cv2.perspectiveTransform(square, hom).reshape(4, 2) / scale)
+        if all(np.abs(quad - o).max() > 0.02 * max(h, w) for o in out):
+            out.append(quad)
+        if len(out) == cfg.max_candidates:
+            break
     return out

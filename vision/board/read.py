@@ -10,7 +10,7 @@ from numpy.typing import NDArray
 from vision.board.classify import classify
 from vision.board.config import BoardConfig, default_config
 from vision.board.detect import find_candidates, rectify, refine_corners
-from vision.board.lattice import lattice_corners
+from vision.board.lattice import find_lattice_candidates, lattice_corners
 from vision.board.learn import TokenModel, default_model
 from vision.board.spots import Grid, fit_grid, sample_spots
 from vision.errors import ImageError
@@ -41,6 +41,19 @@ def check_image(image: object) -> NDArray[np.uint8]:
     return image
 
 
+def _screen(image: NDArray[np.uint8], candidates: list[NDArray[np.float64]],
+            cfg: BoardConfig) -> list[Located]:
+    """The candidates, refined and rectified, on which a 5x5 spot lattice fits well enough."""
+    fits = []
+    for coarse in candidates:
+        corners = refine_corners(image, coarse, cfg)
+        rect, _ = rectify(image, corners, cfg.rect_size)
+        grid = fit_grid(rect, cfg)
+        if grid.quality >= cfg.min_grid_quality:
+            fits.append(Located(corners, rect, grid))
+    return fits
+
+
 def locate(image: NDArray[np.uint8], config: BoardConfig | None = None) -> Located | None:
     """Find the board and its spot lattice.
 
@@ -64,15 +77,14 @@ def locate(image: NDArray[np.uint8], config: BoardConfig | None = None) -> Locat
             quick = [fit_grid(rectify(img, q, cfg.screen_size)[0], cfg).score for q in cands]
             keep = sorted(np.argsort(quick)[::-1][: cfg.max_candidates])
             cands = [cands[i] for i in keep]
-        for coarse in cands:
-            corners = refine_corners(img, coarse, cfg)
-            rect, _ = rectify(img, corners, cfg.rect_size)
-            grid = fit_grid(rect, cfg)
-            if grid.quality >= cfg.min_grid_quality:
-                fits.append(Located(corners, rect, grid))
+        fits.extend(_screen(img, cands, cfg))
         # a weak lattice may sit in a wrong quadrilateral: try the next edge pass too
         if fits and max(f.grid.quality for f in fits) >= cfg.good_grid_quality:
             break
+    if not fits:
+        # no outline carries a lattice (a board blending into the table, a hand over a corner):
+        # look for the lattice of round spots itself
+        fits = _screen(img, find_lattice_candidates(img, cfg), cfg)
     if not fits:
         return None
     best = max(f.grid.quality for f in fits)

@@ -6,9 +6,9 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.board import default_config
+from vision.board import default_config, locate
 from vision.board.detect import rectify
-from vision.board.lattice import lattice_corners, spot_centres
+from vision.board.lattice import find_lattice_candidates, lattice_corners, spot_centres
 from vision.board.spots import fit_grid
 
 # a board face of side 400 with its 5x5 spots (pitch 64, radius 22) and a 40 px frame
@@ -28,11 +28,11 @@ def _face(rng: np.random.Generator) -> np.ndarray:
     return face
 
 
-def _photo(rng: np.random.Generator, corners: np.ndarray) -> np.ndarray:
+def _photo(rng: np.random.Generator, corners: np.ndarray, table_grey: int = 60) -> np.ndarray:
     """The face warped onto ``corners`` of a 640x480 table."""
     square = np.float32([[0, 0], [FACE, 0], [FACE, FACE], [0, FACE]])
     hom = cv2.getPerspectiveTransform(square, corners.astype(np.float32))
-    table = np.full((480, 640, 3), 60, np.uint8)
+    table = np.full((480, 640, 3), table_grey, np.uint8)
     return cv2.warpPerspective(_face(rng), hom, (640, 480), dst=table, borderMode=cv2.BORDER_TRANSPARENT)
 
 
@@ -98,3 +98,36 @@ def test_a_blank_board_gives_no_correction() -> None:
     wrong[2] += [30.0, 20.0]
     rect, _ = rectify(image, wrong, cfg.rect_size)
     assert lattice_corners(image, wrong, rect, fit_grid(rect, cfg), cfg) is None
+
+
+# a smaller board, tilted, on a table of the board's own colour: no outline to find
+SMALL = np.array([[200.0, 120.0], [450.0, 140.0], [440.0, 380.0], [190.0, 370.0]])
+
+
+def test_a_board_without_outline_is_found_from_its_spots(rng: np.random.Generator) -> None:
+    image = _photo(rng, SMALL, table_grey=150)
+    image = (image.astype(np.int16) + rng.integers(-6, 7, image.shape)).clip(0, 255).astype(np.uint8)
+    pitch = float(np.linalg.norm(SMALL[1] - SMALL[0])) / FACE * PITCH
+    cands = find_lattice_candidates(image, default_config())
+    assert cands
+    # the spots fix the board up to its frame's width, which has no edge to find here
+    assert np.linalg.norm(cands[0].mean(axis=0) - SMALL.mean(axis=0)) < 0.2 * pitch
+    found = locate(image)
+    assert found is not None
+    face_square = np.float32([[0, 0], [FACE, 0], [FACE, FACE], [0, FACE]])
+    on_face = np.array([[40 + (c + 0.5) * PITCH, 40 + (r + 0.5) * PITCH] for r in range(5) for c in range(5)])
+    to_photo = cv2.getPerspectiveTransform(face_square, SMALL.astype(np.float32))
+    truth = cv2.perspectiveTransform(on_face.reshape(-1, 1, 2), to_photo).reshape(5, 5, 2)
+    side = default_config().rect_size
+    rect_square = np.float32([[0, 0], [side, 0], [side, side], [0, side]])
+    back = cv2.getPerspectiveTransform(rect_square, found.corners.astype(np.float32))
+    spots = cv2.perspectiveTransform(found.grid.centres.reshape(-1, 1, 2), back).reshape(5, 5, 2)
+    assert np.linalg.norm(spots - truth, axis=-1).max() < 0.2 * pitch
+
+
+def test_scattered_discs_are_no_lattice(rng: np.random.Generator) -> None:
+    image = np.full((480, 640, 3), 150, np.uint8)
+    for _ in range(25):
+        centre = (int(rng.integers(20, 620)), int(rng.integers(20, 460)))
+        cv2.circle(image, centre, 9, (40, 40, 40), -1, cv2.LINE_AA)
+    assert find_lattice_candidates(image, default_config()) == []
