@@ -366,6 +366,57 @@ def _hand_distance(a: NDArray[np.float64], cfg: BoardConfig) -> NDArray[np.float
     return np.sqrt(((a - scale[:, None] * h) ** 2).sum(-1))
 
 
+def hand_cover(samples: SpotSamples, eps: NDArray[np.float64], light: NDArray[np.float64],
+               gains: NDArray[np.float64], cfg: BoardConfig) -> NDArray[np.float64]:
+    """The share of each spot's disc under a hand reaching in over the board's edge.
+
+    A hand or an arm is a large connected region of skin entering from the board's edge. On the
+    board's map (``samples.board_map``), a pixel is skin when its hue, with the light divided
+    out, is near skin's (:func:`_hand_distance`), it is bright enough in the camera's range for
+    its hue to mean something (``hand_map_min_brightness``) and it does not look like the board
+    (``hand_board_distance`` from the board's typical colour: a board may be printed in a
+    skin-like colour). Thin lines (the board's edge, a rim) are opened away
+    (``hand_open_px``), and the regions that touch the map's border and cover at least
+    ``hand_min_area`` of the board are hands.
+
+    Parameters
+    ----------
+    samples : SpotSamples
+    eps : (3,) float64 log offset of each channel
+    light : (3,) float64 log colour of a white token under the light
+    gains : (3,) float64 the colour correction's channel gains (ones without one)
+    cfg : BoardConfig
+
+    Returns
+    -------
+    (5, 5) float64 array in ``[0, 1]``; zeros without a board map
+    """
+    from scipy.ndimage import binary_opening, label
+
+    if samples.board_map is None or samples.map_discs is None:
+        return np.zeros((5, 5))
+    bmap = samples.board_map
+    logs = np.log(bmap + eps)
+    d = _hand_distance(chroma(logs - light).reshape(-1, 3), cfg).reshape(bmap.shape[:2])
+    board = np.median(np.log(samples.background + eps).reshape(-1, 3), axis=0)
+    off = logs - board
+    d_board = np.sqrt((chroma(off) ** 2).sum(-1) + (cfg.luma_weight * off.mean(-1)) ** 2)
+    skin = ((d < cfg.hand_distance) & ((bmap / gains).mean(-1) >= cfg.hand_map_min_brightness)
+            & (d_board > cfg.hand_board_distance))
+    if cfg.hand_open_px > 1:
+        skin = binary_opening(skin, np.ones((cfg.hand_open_px, cfg.hand_open_px), bool))
+    groups, n = label(skin, structure=np.ones((3, 3), bool))
+    hand = np.zeros(skin.shape, bool)
+    for j in range(1, n + 1):
+        comp = groups == j
+        border = bool(comp[0].any() or comp[-1].any() or comp[:, 0].any() or comp[:, -1].any())
+        if border and comp.mean() >= cfg.hand_min_area:
+            hand |= comp
+    discs = samples.map_discs
+    cover = (discs & hand.ravel()[None, :]).sum(axis=1) / np.maximum(discs.sum(axis=1), 1)
+    return cover.reshape(5, 5).astype(np.float64)
+
+
 def _skin_parts(parts: NDArray[np.float64], eps: NDArray[np.float64], light: NDArray[np.float64],
                 cfg: BoardConfig, gains: NDArray[np.float64]) -> NDArray[np.bool_]:
     """Spots (25,) bool with a part that looks like skin: ``parts`` (5, 5, S, 3) BGR of the parts
@@ -470,6 +521,8 @@ def classify(samples: SpotSamples, model: TokenModel, cfg: BoardConfig) -> Class
         rim_dev = sector_deviation(samples, cfg, light, samples.rim).reshape(25)
         rim_skin = _skin_parts(samples.rim, eps, shift + white, cfg, gains)
         part |= (rim_dev > cfg.sector_spread_max) & rim_skin & ~empty
+    # ... and by a hand reaching in over the board's edge when a hand region covers enough of it
+    part |= hand_cover(samples, eps, shift + white, gains, cfg).reshape(25) >= cfg.hand_cover_min
     letters[part] = "?"
     conf[part] = 0.0
     tokens &= ~part

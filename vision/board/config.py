@@ -106,6 +106,12 @@ class BoardConfig:
     ring_min_group: int
     clip_ratio_min: float
     split_tie: float
+    hand_map_scale: int = 4
+    hand_map_min_brightness: float = 0.12
+    hand_board_distance: float = 0.15
+    hand_open_px: int = 3
+    hand_min_area: float = 0.01
+    hand_cover_min: float = 0.2
     refine_min_sides: int = 4
     lattice_shift: float = 0.3
     lattice_step: float = 0.1

@@ -48,6 +48,9 @@ class SpotSamples:
     ``rim_frac`` of the spot's radius (a finger over the edge of a token shows there first);
     ``ring`` is ``(5, 5)``: the spot's circular edge, the median (radial - tangential) gradient
     round the best of a few rings near the spot's radius (a covered spot shows none).
+    ``board_map`` is ``(h, w, 3)``: the rectified board's BGR (0..1) averaged over blocks of
+    ``hand_map_scale`` pixels, and ``map_discs`` ``(25, h * w)`` bool marks each spot's disc on it
+    (what a hand reaching in over the board covers is judged there).
     """
 
     inner: NDArray[np.float64]
@@ -56,6 +59,8 @@ class SpotSamples:
     background: NDArray[np.float64]
     rim: NDArray[np.float64] | None = None
     ring: NDArray[np.float64] | None = None
+    board_map: NDArray[np.float64] | None = None
+    map_discs: NDArray[np.bool_] | None = None
 
 
 def _gradients(rect: NDArray[np.uint8]) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
@@ -202,6 +207,7 @@ def sample_spots(rect: NDArray[np.uint8], grid: Grid, cfg: BoardConfig) -> SpotS
         vx, vy = gx[qy, qx], gy[qy, qx]
         edge = np.median(np.abs(vx * cs + vy * sn) - np.abs(-vx * sn + vy * cs), axis=1)
         ring = np.maximum(ring, edge)
+    board_map, map_discs = _board_map(img, grid, cfg.hand_map_scale)
     return SpotSamples(
         inner=inner.reshape(5, 5, 3).astype(np.float64),
         sectors=sectors.reshape(5, 5, cfg.sector_count, 3).astype(np.float64),
@@ -209,7 +215,24 @@ def sample_spots(rect: NDArray[np.uint8], grid: Grid, cfg: BoardConfig) -> SpotS
         background=background.reshape(5, 5, 4, 3).astype(np.float64),
         rim=rim.reshape(5, 5, cfg.sector_count, 3).astype(np.float64),
         ring=ring.reshape(5, 5).astype(np.float64),
+        board_map=board_map,
+        map_discs=map_discs,
     )
+
+
+def _board_map(img: NDArray[np.float32], grid: Grid,
+               scale: int) -> tuple[NDArray[np.float64], NDArray[np.bool_]]:
+    """The board ``img`` ((S, S, 3) float32 BGR 0..1) averaged over ``scale``-pixel blocks,
+    ``(h, w, 3)`` float64, and the 25 spot discs of ``grid`` on it, ``(25, h * w)`` bool."""
+    scale = max(1, min(int(scale), img.shape[0], img.shape[1]))
+    h, w = img.shape[0] // scale, img.shape[1] // scale
+    small = cv2.resize(img, (w, h), interpolation=cv2.INTER_AREA).astype(np.float64)
+    yy, xx = np.mgrid[0:h, 0:w]
+    # a map pixel's centre in board pixels
+    px, py = (xx.ravel() + 0.5) * scale - 0.5, (yy.ravel() + 0.5) * scale - 0.5
+    c = grid.centres.reshape(25, 1, 2)
+    discs = (px[None] - c[..., 0]) ** 2 + (py[None] - c[..., 1]) ** 2 <= grid.radius ** 2
+    return small, discs
 
 
 def _opponent(bgr: NDArray[np.float64]) -> NDArray[np.float64]:

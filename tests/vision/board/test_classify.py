@@ -8,7 +8,7 @@ import pytest
 
 from vision.board import default_config, default_model
 from vision.board.classify import classify
-from vision.board.spots import SpotSamples, fit_grid, sample_spots
+from vision.board.spots import Grid, SpotSamples, fit_grid, sample_spots
 from vision.synth.board import render_board_face
 from vision.synth.camera import cast_config
 
@@ -253,3 +253,39 @@ def test_a_hand_darkened_by_the_profiles_headroom_is_still_a_hand(style: str) ->
     if style != "night":
         # judged by the darkened image's own brightness, the skin is taken for the board
         assert classify(samples, default_model(), cfg).cells[2][1] == "."
+
+
+def _fingers(rect: np.ndarray, grid: Grid, from_edge: bool) -> np.ndarray:
+    """Two skin strokes along rows 1 and 2 to the centres of column 1, from the board's left
+    edge or starting just left of column 0."""
+    out = rect.copy()
+    for row in (1, 2):
+        y = int(grid.centres[row, 0, 1])
+        x0 = 0 if from_edge else int(grid.centres[row, 0, 0] - 0.3 * grid.pitch)
+        x1 = int(grid.centres[row, 1, 0])
+        cv2.line(out, (x0, y), (x1, y), (110, 140, 200), int(0.9 * grid.radius), cv2.LINE_AA)
+    return out
+
+
+@pytest.mark.parametrize("style", ["night", "parchment", "wood"])
+def test_a_hand_reaching_in_from_the_edge_makes_the_spots_it_covers_unknown(style: str) -> None:
+    import dataclasses
+
+    from vision.board.classify import hand_cover
+
+    cfg = default_config()
+    model = default_model()
+    face = render_board_face(LAYOUT, style, np.random.default_rng(17))
+    rect = cv2.resize(face.image, (cfg.rect_size, cfg.rect_size), interpolation=cv2.INTER_AREA)
+    grid = fit_grid(rect, cfg)
+    samples = sample_spots(_fingers(rect, grid, True), grid, cfg)
+    want = (LAYOUT[0], "??WYU", "??KWY", *LAYOUT[3:])
+    assert classify(samples, model, cfg).cells == want
+    # the red token at (2, 1), a third under the finger tip, is guessed without the hand's region
+    assert classify(samples, model, dataclasses.replace(cfg, hand_cover_min=1.1)).cells[2][1] == "R"
+    eps, white = model.channel_eps(cfg.eps), np.asarray(model.means[0])
+    cover = hand_cover(samples, eps, white, np.ones(3), cfg)
+    assert cover[2, 1] >= cfg.hand_cover_min and cover[3:].max() == 0.0 and cover[:, 2:].max() == 0.0
+    # the same skin strokes inside the board, not reaching in from its edge, are no hand region
+    inside = sample_spots(_fingers(rect, grid, False), grid, cfg)
+    assert hand_cover(inside, eps, white, np.ones(3), cfg).max() == 0.0
