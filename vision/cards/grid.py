@@ -53,6 +53,7 @@ class GridConfig:
     refit_steps: int
     fit_gain: float
     quiet_inside: float
+    map_doubt: float
 
 
 @cache

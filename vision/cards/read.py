@@ -11,6 +11,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.cards import detect as detect_mod
+from vision.cards import expedition as expedition_mod
 from vision.cards import grid as grid_mod
 from vision.cards import identify as identify_mod
 from vision.cards import marks as marks_mod
@@ -260,6 +261,22 @@ def _shows_grid(seen: _Lattices, cfg: CardsConfig) -> bool:
             and grid_mod.inside_lines(seen.lines, grids[0], cfg.grid) <= cfg.grid.quiet_inside)
 
 
+def _doubtful(p: CardReading | _Prepared, below: float) -> bool:
+    """Whether a complete card's reading is unknown or identified with a confidence under
+    ``below``; a cut card is never doubted."""
+    if isinstance(p, _Prepared):
+        return p.ident.card is None or p.ident.confidence < below
+    return not p.partial
+
+
+def _is_expedition(image: NDArray[np.uint8], quad: detect_mod.CardQuad) -> bool:
+    """Whether a quad's face shows the expedition card's pattern of more squares than a pair, joined
+    edge to edge (:func:`vision.cards.expedition.read_expedition` on that quad alone): two joined
+    squares are part of every map grid too, so they prove nothing."""
+    found = expedition_mod.read_expedition(image, quads=(quad,))
+    return found is not None and len(found.cells) > expedition_mod.default_config().min_squares
+
+
 def read_one(image: NDArray[np.uint8], quad: detect_mod.CardQuad, catalog: Catalog,
              cfg: CardsConfig) -> CardReading | None:
     """Read one detected card; ``None`` when the quad shows no grid of cells (not a map card).
@@ -319,18 +336,23 @@ def read(image: NDArray[np.uint8], catalog: Catalog | None = None,
     canny = outlined.canny if isinstance(outlined, detect_mod.Detection) else None
     proposed = detect_mod.propose(image, tuple(outlined[n] for n in read_at), cfg.detect, seeds,
                                   accept=accept, canny=canny)
-    found: list[CardReading | _Prepared] = []
+    found: list[tuple[detect_mod.CardQuad, CardReading | _Prepared]] = []
     for n, quad in enumerate(outlined):
         if n in read_at:
-            found.append(read_at[n])
+            found.append((quad, read_at[n]))
         elif not ok[n] and not any(_shared(quad, q) > cfg.detect.nest_overlap for q in proposed):
             # a quad with a borrowed side is read where no card was proposed in its place
             p = _prepare(image, quad, cat, cfg)
             if p is not None:
-                found.append(p)
+                found.append((quad, p))
     for quad in proposed:
         p = _prepare(image, quad, cat, cfg, checked.get(quad.corners.tobytes()))
         if isinstance(p, _Prepared):
-            found.append(p)
-    templates = _templates([p for p in found if isinstance(p, _Prepared)], cfg)
-    return [_finish(p, templates, cfg) if isinstance(p, _Prepared) else p for p in found]
+            found.append((quad, p))
+    # the expedition card is card-sized too, and its squares with a line of its art make a lattice
+    # of a few cells that the catalog may take, barely, for a map: a card unknown to the catalog or
+    # accepted with a confidence under map_doubt is no map card when its face shows the
+    # expedition's pattern of squares
+    found = [(q, p) for q, p in found if not (_doubtful(p, cfg.grid.map_doubt) and _is_expedition(image, q))]
+    templates = _templates([p for _, p in found if isinstance(p, _Prepared)], cfg)
+    return [_finish(p, templates, cfg) if isinstance(p, _Prepared) else p for _, p in found]

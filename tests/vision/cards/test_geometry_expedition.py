@@ -1,0 +1,61 @@
+"""The map-card reader leaves the expedition card alone: the expedition's squares, with a line of
+its art, make a lattice of a few cells, but its face shows the expedition's pattern."""
+
+from __future__ import annotations
+
+import importlib
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.cards import read
+from vision.cards.catalog import load_catalog
+from vision.cards.detect import detect
+
+from .conftest import PX_PER_MM, draw_face, place, table
+
+read_mod = importlib.import_module("vision.cards.read")
+
+
+def _expedition_face(cells: list[tuple[int, int]]) -> np.ndarray:
+    """A 63x88 mm expedition face: outlined squares joined edge to edge in a plain frame, with two
+    straight lines of art one square beyond them (right and below)."""
+    w, h = round(63 * PX_PER_MM), round(88 * PX_PER_MM)
+    img = np.full((h, w, 3), (235, 240, 245), np.uint8)
+    cv2.rectangle(img, (0, 0), (w - 1, h - 1), (90, 60, 40), round(3 * PX_PER_MM))
+    s = round(12 * PX_PER_MM)
+    x0, y0 = w // 2 - s, h // 2 - s
+    for r, c in cells:
+        p0 = (x0 + c * s, y0 + r * s)
+        cv2.rectangle(img, p0, (p0[0] + s, p0[1] + s), (60, 140, 200), -1)
+        cv2.rectangle(img, p0, (p0[0] + s, p0[1] + s), (30, 30, 30), 3)
+    cv2.line(img, (x0 + 3 * s, y0 - s), (x0 + 3 * s, y0 + 3 * s), (30, 30, 30), 3)
+    cv2.line(img, (x0 - s, y0 + 3 * s), (x0 + 3 * s, y0 + 3 * s), (30, 30, 30), 3)
+    return img
+
+
+@pytest.mark.parametrize("cells", [[(0, 0), (1, 0), (1, 1), (2, 0)], [(0, 0), (0, 1), (1, 0), (1, 1)],
+                                   [(0, 0), (1, 0), (1, 1)]])
+def test_expedition_card_is_no_map_card(rng: np.random.Generator, cells: list[tuple[int, int]]) -> None:
+    canvas = table(rng)
+    place(canvas, _expedition_face(cells), (450, 320), float(rng.uniform(0, 360)), 0.55)
+    quads = detect(canvas)
+    assert len(quads) == 1 and not quads[0].partial
+    # alone, the face is taken for a map card of a few cells that no catalog card fits
+    alone = read_mod.read_one(canvas, quads[0], load_catalog(), read_mod.default_config())
+    assert alone is not None and alone.id is None
+    assert read_mod._is_expedition(canvas, quads[0])
+    assert read(canvas, quads=quads) == []
+
+
+def test_map_card_stays(rng: np.random.Generator) -> None:
+    canvas = table(rng)
+    card = load_catalog().get("t12")
+    assert card is not None
+    place(canvas, draw_face(card, 0, frozenset(), rng).image, (450, 320), 20.0, 0.55)
+    quads = detect(canvas)
+    assert len(quads) == 1
+    assert not read_mod._is_expedition(canvas, quads[0])
+    (found,) = read(canvas, quads=quads)
+    assert found.id == "t12"
