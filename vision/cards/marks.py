@@ -12,11 +12,11 @@ the other cells of the symbol on the same card (or its clean reference face, whe
 Pen strokes are traced across the cell outlines: a stroke overshooting from a neighbour is that
 neighbour's, not ink of the plain cell it reaches into. A ring drawn on a cell's outline shows
 in all four inside corners. Two thresholds per decision: below ``lo`` unmarked, above ``hi``
-marked, and in between "uncertain" rather than a guess. A plain cell left in between whose own
-ink has its centre of mass far off the cell's centre holds a neighbour's stroke reaching in from
-one side (hatching joined across the outlines, which no tracing can give to one cell), and is
-unmarked. The pooled print of a symbol is compared with each cell after the small shift that fits
-it best (the grid's lines are found to a pixel or two).
+marked, and in between "uncertain" rather than a guess. A cell left in between whose own ink
+beyond its print has its centre of mass far off the cell's centre holds a neighbour's stroke
+reaching in from one side (hatching joined across the outlines, which no tracing can give to one
+cell), and is unmarked. The pooled print of a symbol is compared with each cell after the small
+shift that fits it best (the grid's lines are found to a pixel or two).
 """
 
 from __future__ import annotations
@@ -88,9 +88,10 @@ class CellInk:
     circle (ink spilt over from a neighbour sits on one side; a mark crosses or circles the cell).
     ``corner_ink``: share of the four corners of the cell's inside that hold ink of the cell's own
     (a ring drawn on the outline passes through all four).
-    ``offset``: how far the centre of mass of the cell's own ink lies from the centre of its
-    inside, as a share of the inside's side (0 without ink; a mark is drawn on its cell, a
-    neighbour's stroke reaching in lies along one side).
+    ``offset``: how far the centre of mass of the cell's own ink beyond its symbol's print (all of
+    its own ink in a plain cell) lies from the centre of its inside, as a share of the inside's
+    side (0 without such ink; a mark is drawn on its cell, a neighbour's stroke reaching in lies
+    along one side).
     ``masks``: ``(rows, cols, S, S)`` bool, each cell's ink resampled to ``S = mask_px`` square
     (empty for water), to compare cells printed with the same symbol pixel by pixel.
     """
@@ -193,7 +194,7 @@ def cell_ink(face: NDArray[np.uint8], grid: Grid, printed: NDArray[np.str_],
         out[7][at] = [_spread(row) for row in on_mine]
         out[8][at] = np.stack([mine[:, k].mean(axis=1) > cfg.sector_on for k in z.corners]).mean(axis=0)
         out[6][at] = _linked_corners(patch, z.inner, z.corners)
-        weight = mine.reshape(len(keys), -1).astype(np.float64)
+        weight = res_mine.reshape(len(keys), -1).astype(np.float64)
         amount = np.maximum(weight.sum(axis=1), 1.0)
         out[9][at] = np.hypot(weight @ z.u.ravel(), weight @ z.v.ravel()) / amount
         for n, rc in enumerate(keys):
@@ -671,10 +672,10 @@ def read_marks(face: NDArray[np.uint8], grid: Grid, printed: NDArray[np.str_],
                 sec = max(sec, hi[1])
             st, sc, cf = _decide(c, sec, lo, hi)
             off = float(ink.offset[rc]) if ink.offset is not None else 0.0
-            if st == -1 and sym == "#" and off > cfg.spill_offset:
-                # second stage: the cell's own ink has its centre of mass in the outer half of the
-                # cell, on one side: a neighbour's stroke reaching in (hatching joined across the
-                # outlines), not a mark drawn on this cell
+            if st == -1 and off > cfg.spill_offset:
+                # second stage: the cell's own ink beyond its print has its centre of mass in the
+                # outer half of the cell, on one side: a neighbour's stroke reaching in (hatching
+                # joined across the outlines), not a mark drawn on this cell
                 st, cf = 0, 0.5
             if prints is not None:
                 st, sc, cf = _pooled(st, sc, cf, _residual(ink.masks[rc], prints), cfg)

@@ -1,6 +1,6 @@
-"""Second mark stages on small drawn faces: ink lying along one side of a plain cell (hatching
-joined across the outlines) is a neighbour's, and a symbol's print is compared with each cell
-after the best small shift."""
+"""Second mark stages on small drawn faces: ink lying along one side of a cell beyond its print
+(hatching joined across the outlines) is a neighbour's, and a symbol's print is compared with each
+cell after the best small shift."""
 
 from __future__ import annotations
 
@@ -50,6 +50,28 @@ def test_hatching_reaching_into_a_cell_from_one_side_leaves_it_unmarked() -> Non
     # without the second stage the outer cells are left open
     first_only = replace(default_config(), spill_offset=1.0)
     assert read_marks(face, grid, plain, ink=ink, config=first_only).state.tolist() == [[-1, 1, 1, -1]]
+
+
+def _printed_x(face: np.ndarray, x0: int) -> None:
+    """A printed red X in the cell starting at ``x0``."""
+    a, b = 14, S - 15
+    cv2.line(face, (x0 + a, a), (x0 + b, b), (40, 40, 200), 3)
+    cv2.line(face, (x0 + b, a), (x0 + a, b), (40, 40, 200), 3)
+
+
+def test_hatching_reaching_into_a_symbol_cell_from_one_side_leaves_it_unmarked() -> None:
+    printed = np.array([["X", "#", "#", "X", "X"]])
+    face, grid = _face(5)
+    for k in (0, 3, 4):
+        _printed_x(face, k * S)
+    _joined_hatching(face, S - 15, 3 * S + 15)
+    ink = cell_ink(face, grid, printed)
+    assert ink.offset is not None
+    # the print is no ink of the cell's own: only the hatching beyond it counts, along one side
+    assert ink.offset[0, 0] > 0.3 and ink.offset[0, 3] > 0.3 and ink.offset[0, 4] == 0.0
+    assert read_marks(face, grid, printed, ink=ink).state.tolist() == [[0, 1, 1, 0, 0]]
+    first_only = replace(default_config(), spill_offset=1.0)
+    assert read_marks(face, grid, printed, ink=ink, config=first_only).state.tolist() == [[-1, 1, 1, -1, 0]]
 
 
 def test_a_faint_mark_in_the_middle_of_a_cell_stays_uncertain() -> None:
