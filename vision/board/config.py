@@ -130,6 +130,8 @@ class BoardConfig:
     lattice_neighbours: int = 6
     lattice_pitch_sigma: tuple[float, ...] = (2.5, 5.0)
     lattice_hypotheses: int = 8
+    lattice_rescue_quality: float = 0.6
+    lattice_candidates: int = 10
 
 
 @dataclass(frozen=True)

@@ -282,27 +282,25 @@ def _hypotheses(pts: NDArray[np.float64], sig: NDArray[np.float64],
     nearest = np.argsort(d, axis=1)[:, : cfg.lattice_neighbours]
     lo, hi = cfg.lattice_pitch_sigma
     cos_max = math.cos(math.radians(90.0 - cfg.max_skew_deg))
-    bases = []
-    for a in range(n):
-        for b, c in itertools.combinations(nearest[a], 2):
-            if not (alike[a, b] and alike[a, c]):
-                continue
-            u, v = pts[b] - pts[a], pts[c] - pts[a]
-            lu, lv = float(np.hypot(*u)), float(np.hypot(*v))
-            if not (lo * sig[a] <= lu <= hi * sig[a] and lo * sig[a] <= lv <= hi * sig[a]):
-                continue
-            if max(lu, lv) > cfg.max_side_ratio * min(lu, lv) or abs(u @ v) > cos_max * lu * lv:
-                continue
-            bases.append((pts[a], u, v, sig[a]))
-    if not bases:
+    pairs = np.array(list(itertools.combinations(range(nearest.shape[1]), 2)))  # (P, 2)
+    a = np.repeat(np.arange(n), len(pairs))
+    b = nearest[:, pairs[:, 0]].ravel()
+    c = nearest[:, pairs[:, 1]].ravel()
+    u, v = pts[b] - pts[a], pts[c] - pts[a]
+    lu, lv = np.hypot(u[:, 0], u[:, 1]), np.hypot(v[:, 0], v[:, 1])
+    good = alike[a, b] & alike[a, c]
+    good &= (lu >= lo * sig[a]) & (lu <= hi * sig[a]) & (lv >= lo * sig[a]) & (lv <= hi * sig[a])
+    good &= np.maximum(lu, lv) <= cfg.max_side_ratio * np.minimum(lu, lv)
+    good &= np.abs((u * v).sum(axis=1)) <= cos_max * lu * lv
+    if not good.any():
         return []
-    origin = np.array([b[0] for b in bases])  # (M, 2)
-    mats = np.stack([np.column_stack([b[1], b[2]]) for b in bases])  # (M, 2, 2)
+    origin = pts[a[good]]  # (M, 2)
+    mats = np.stack([u[good], v[good]], axis=2)  # (M, 2, 2): columns u, v
+    base_sig = sig[a[good]]
     inv = np.linalg.inv(mats)
     uv = np.einsum("mij,mnj->mni", inv, pts[None] - origin[:, None])  # (M, N, 2)
     fit = np.linalg.norm(uv - np.round(uv), axis=2) < cfg.lattice_residual
     # a spot's blob has about the scale of its neighbours'
-    base_sig = np.array([b[3] for b in bases])
     fit &= np.abs(np.log(sig[None] / base_sig[:, None])) < math.log(cfg.lattice_scale_ratio)
     # only nearby lattice places count: a far blob lines up with some lattice by chance
     fit &= np.abs(uv).max(axis=2) <= 5
@@ -374,12 +372,16 @@ def find_lattice_candidates(image: NDArray[np.uint8], cfg: BoardConfig) -> list[
     gray = cv2.GaussianBlur(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY).astype(np.float32), (0, 0), 1.0)
     out: list[NDArray[np.float64]] = []
     for _, hom in _hypotheses(pts, sig, cfg):
-        e = _board_margin(gray, hom, cfg)
-        a, b = -0.5 - e, 4.5 + e
-        square = np.array([[a, a], [b, a], [b, b], [a, b]]).reshape(-1, 1, 2)
-        quad = order_corners(cv2.perspectiveTransform(square, hom).reshape(4, 2) / scale)
-        if all(np.abs(quad - o).max() > 0.02 * max(h, w) for o in out):
-            out.append(quad)
-        if len(out) == cfg.max_candidates:
-            break
+        # the window may be a row or column off (spots under a hand, blobs beside the board):
+        # its neighbours are candidates too, and the grid screen tells
+        for di, dj in ((0, 0), (1, 0), (-1, 0), (0, 1), (0, -1)):
+            moved = hom @ np.array([[1.0, 0.0, di], [0.0, 1.0, dj], [0.0, 0.0, 1.0]])
+            e = _board_margin(gray, moved, cfg)
+            a, b = -0.5 - e, 4.5 + e
+            square = np.array([[a, a], [b, a], [b, b], [a, b]]).reshape(-1, 1, 2)
+            quad = order_corners(cv2.perspectiveTransform(square, moved).reshape(4, 2) / scale)
+            if all(np.abs(quad - o).max() > 0.02 * max(h, w) for o in out):
+                out.append(quad)
+            if len(out) == cfg.lattice_candidates:
+                return out
     return out

@@ -42,15 +42,32 @@ def check_image(image: object) -> NDArray[np.uint8]:
 
 
 def _screen(image: NDArray[np.uint8], candidates: list[NDArray[np.float64]],
-            cfg: BoardConfig) -> list[Located]:
-    """The candidates, refined and rectified, on which a 5x5 spot lattice fits well enough."""
-    fits = []
+            cfg: BoardConfig) -> tuple[list[Located], list[Located]]:
+    """The candidates, refined and rectified, on which a 5x5 spot lattice fits well enough; and
+    those on which it nearly does (grid quality from ``lattice_rescue_quality``)."""
+    fits, near = [], []
     for coarse in candidates:
         corners = refine_corners(image, coarse, cfg)
         rect, _ = rectify(image, corners, cfg.rect_size)
         grid = fit_grid(rect, cfg)
         if grid.quality >= cfg.min_grid_quality:
             fits.append(Located(corners, rect, grid))
+        elif grid.quality >= cfg.lattice_rescue_quality:
+            near.append(Located(corners, rect, grid))
+    return fits, near
+
+
+def _rescue(image: NDArray[np.uint8], near: list[Located], cfg: BoardConfig) -> list[Located]:
+    """Near misses whose corners, moved onto their spots, carry a lattice well enough (a hand
+    over a corner bends the lattice of the outline's quadrilateral)."""
+    fits = []
+    for cand in sorted(near, key=lambda f: -f.grid.quality)[: cfg.max_candidates]:
+        fixed = lattice_corners(image, cand.corners, cand.rect, cand.grid, cfg)
+        if fixed is None:
+            continue
+        grid = fit_grid(fixed[1], cfg)
+        if grid.quality >= cfg.min_grid_quality:
+            fits.append(Located(fixed[0], fixed[1], grid))
     return fits
 
 
@@ -70,6 +87,7 @@ def locate(image: NDArray[np.uint8], config: BoardConfig | None = None) -> Locat
     cfg = config or default_config()
     img = check_image(image)
     fits: list[Located] = []
+    near: list[Located] = []
     for sensitivity, median in zip(cfg.edge_sensitivity, cfg.edge_median, strict=True):
         cands = find_candidates(img, cfg, sensitivity, bool(median))[: cfg.max_screened]
         if len(cands) > cfg.max_candidates:
@@ -77,14 +95,18 @@ def locate(image: NDArray[np.uint8], config: BoardConfig | None = None) -> Locat
             quick = [fit_grid(rectify(img, q, cfg.screen_size)[0], cfg).score for q in cands]
             keep = sorted(np.argsort(quick)[::-1][: cfg.max_candidates])
             cands = [cands[i] for i in keep]
-        fits.extend(_screen(img, cands, cfg))
+        got, almost = _screen(img, cands, cfg)
+        fits.extend(got)
+        near.extend(almost)
         # a weak lattice may sit in a wrong quadrilateral: try the next edge pass too
         if fits and max(f.grid.quality for f in fits) >= cfg.good_grid_quality:
             break
     if not fits:
+        fits = _rescue(img, near, cfg)
+    if not fits:
         # no outline carries a lattice (a board blending into the table, a hand over a corner):
         # look for the lattice of round spots itself
-        fits = _screen(img, find_lattice_candidates(img, cfg), cfg)
+        fits = _screen(img, find_lattice_candidates(img, cfg), cfg)[0]
     if not fits:
         return None
     best = max(f.grid.quality for f in fits)

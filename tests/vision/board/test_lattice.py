@@ -131,3 +131,21 @@ def test_scattered_discs_are_no_lattice(rng: np.random.Generator) -> None:
         centre = (int(rng.integers(20, 620)), int(rng.integers(20, 460)))
         cv2.circle(image, centre, 9, (40, 40, 40), -1, cv2.LINE_AA)
     assert find_lattice_candidates(image, default_config()) == []
+
+
+def test_a_near_miss_is_rescued_by_its_spots(rng: np.random.Generator) -> None:
+    from vision.board.read import Located, _rescue
+
+    cfg = default_config()
+    image = _photo(rng, TRUE)
+    wrong = TRUE.copy()
+    wrong[2] += [0.5 * _pitch_px(), 0.3 * _pitch_px()]
+    rect, _ = rectify(image, wrong, cfg.rect_size)
+    near = Located(wrong, rect, fit_grid(rect, cfg))
+    got = _rescue(image, [near], cfg)
+    assert len(got) == 1
+    assert np.linalg.norm(got[0].corners - TRUE, axis=1).max() < 0.15 * _pitch_px()
+    assert got[0].grid.quality >= cfg.min_grid_quality
+    # a quadrilateral whose spots already sit on its lattice has nothing to rescue
+    rect, _ = rectify(image, TRUE, cfg.rect_size)
+    assert _rescue(image, [Located(TRUE, rect, fit_grid(rect, cfg))], cfg) == []
