@@ -164,14 +164,16 @@ def enrol_tokens(image: NDArray[np.uint8], layout: str | Sequence[str], profile:
     # something else reads back badly in every turn and is refused.
     best: tuple[list[tuple[int, int]], tuple[str, ...], dict[str, Any]] | None = None
     failure: Exception | None = None
-    # the colour correction's gain of each channel: the reader scales the camera's noise floor
-    # and clipping level with it
-    gains = tuple(float(v) for v in np.diag(np.asarray(profile.colour.with_headroom().combined, np.float64)))
-    if any(not np.isfinite(g) or g <= 0 for g in gains):
-        gains = (1.0, 1.0, 1.0)
+    # the colour correction: the reader scales the camera's noise floor with the gain of each
+    # channel, and through the whole matrix finds which channels the camera clipped
+    matrix = np.asarray(profile.colour.with_headroom().combined, np.float64)
+    usable = bool(np.all(np.isfinite(matrix)) and np.diag(matrix).min() > 0
+                  and abs(np.linalg.det(matrix)) > 1e-9)
+    correction = matrix if usable else None
+    gains = tuple(float(v) for v in np.diag(matrix)) if usable else (1.0, 1.0, 1.0)
     for turn in rotations(rows):
         try:
-            model = learn_tokens(prepared, list(turn), gains=gains)
+            model = learn_tokens(prepared, list(turn), gains=gains, correction=correction)
         except (VisionError, ValueError) as exc:
             failure = exc
             continue

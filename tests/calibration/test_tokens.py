@@ -96,10 +96,12 @@ def test_enrolment_round_trip_under_a_cast(rng: np.random.Generator) -> None:
     from calibration.sheet import load_section
     from calibration.tokens import TokensConfig, with_sheet_pearl
 
-    # learnt with the colour correction's channel gains, which the model keeps
-    gains = tuple(float(v) for v in np.diag(profile.colour.with_headroom().combined))
-    direct = board.learn_tokens(profile.prepare(scene.image), enrolled.token_layout, gains=gains)
+    # learnt with the colour correction (its matrix and channel gains), which the model keeps
+    matrix = profile.colour.with_headroom().combined
+    gains = tuple(float(v) for v in np.diag(matrix))
+    direct = board.learn_tokens(profile.prepare(scene.image), enrolled.token_layout, correction=matrix)
     assert model.gains == pytest.approx(gains, abs=1e-4)
+    assert model.correction is not None and np.allclose(model.correction, matrix, atol=1e-5)
     weight = load_section("calibration", "tokens", TokensConfig).pearl_sheet_weight
     assert with_sheet_pearl(direct.to_json(), weight) == enrolled.token_model
     # and reading the enrolment photo with the profile gives the layout back: no wrong letter,

@@ -367,7 +367,7 @@ def _hand_distance(a: NDArray[np.float64], cfg: BoardConfig) -> NDArray[np.float
 
 
 def hand_cover(samples: SpotSamples, eps: NDArray[np.float64], light: NDArray[np.float64],
-               gains: NDArray[np.float64], cfg: BoardConfig) -> NDArray[np.float64]:
+               model: TokenModel, cfg: BoardConfig) -> NDArray[np.float64]:
     """The share of each spot's disc under a hand reaching in over the board's edge.
 
     A hand or an arm is a large connected region of skin entering from the board's edge. On the
@@ -384,7 +384,7 @@ def hand_cover(samples: SpotSamples, eps: NDArray[np.float64], light: NDArray[np
     samples : SpotSamples
     eps : (3,) float64 log offset of each channel
     light : (3,) float64 log colour of a white token under the light
-    gains : (3,) float64 the colour correction's channel gains (ones without one)
+    model : TokenModel, whose colour correction (when known) gives the camera's range
     cfg : BoardConfig
 
     Returns
@@ -401,7 +401,7 @@ def hand_cover(samples: SpotSamples, eps: NDArray[np.float64], light: NDArray[np
     board = np.median(np.log(samples.background + eps).reshape(-1, 3), axis=0)
     off = logs - board
     d_board = np.sqrt((chroma(off) ** 2).sum(-1) + (cfg.luma_weight * off.mean(-1)) ** 2)
-    skin = ((d < cfg.hand_distance) & ((bmap / gains).mean(-1) >= cfg.hand_map_min_brightness)
+    skin = ((d < cfg.hand_distance) & (model.to_camera(bmap).mean(-1) >= cfg.hand_map_min_brightness)
             & (d_board > cfg.hand_board_distance))
     if cfg.hand_open_px > 1:
         skin = binary_opening(skin, np.ones((cfg.hand_open_px, cfg.hand_open_px), bool))
@@ -418,15 +418,15 @@ def hand_cover(samples: SpotSamples, eps: NDArray[np.float64], light: NDArray[np
 
 
 def _skin_parts(parts: NDArray[np.float64], eps: NDArray[np.float64], light: NDArray[np.float64],
-                cfg: BoardConfig, gains: NDArray[np.float64]) -> NDArray[np.bool_]:
+                cfg: BoardConfig, model: TokenModel) -> NDArray[np.bool_]:
     """Spots (25,) bool with a part that looks like skin: ``parts`` (5, 5, S, 3) BGR of the parts
     of each spot, ``eps`` (3,) the log offset, ``light`` (3,) the log colour of white under the light,
-    ``gains`` (3,) the colour correction's channel gains (a part's brightness is judged in the
-    camera's own range, before a correction with headroom darkened the image)."""
+    ``model`` the token model (a part's brightness is judged in the camera's own range, before a
+    correction with headroom darkened the image: :meth:`TokenModel.to_camera`)."""
     sec = parts.reshape(25, -1, 3)
     d = _hand_distance(chroma(np.log(sec + eps) - light).reshape(-1, 3), cfg).reshape(sec.shape[:2])
     near = d < cfg.hand_distance * cfg.hand_sector_slack
-    return (near & ((sec / gains).mean(-1) >= cfg.hand_min_brightness)).any(axis=1)
+    return (near & (model.to_camera(sec).mean(-1) >= cfg.hand_min_brightness)).any(axis=1)
 
 
 def classify(samples: SpotSamples, model: TokenModel, cfg: BoardConfig) -> Classification:
@@ -443,12 +443,9 @@ def classify(samples: SpotSamples, model: TokenModel, cfg: BoardConfig) -> Class
     -------
     Classification
     """
-    # the noise floor and the clipping level of each channel follow the gains of the colour
-    # correction the image was prepared with (an enrolled model knows them)
+    # the noise floor and the clipping level of each channel follow the colour correction the
+    # image was prepared with (an enrolled model knows it)
     eps = model.channel_eps(cfg.eps)
-    # brightness gates (is a part bright enough for its hue to mean skin?) are in the camera's
-    # own range: a correction scaled to keep its highlights darkens the whole image
-    gains = np.ones(3) if model.gains is None else np.asarray(model.gains, np.float64)
     f = spot_features(samples, cfg, eps)
     x, e = f["x"].reshape(25, 3), f["e"].reshape(25, 3)
     bg_dev = f["bg_dev"].reshape(25, 4)
@@ -495,7 +492,7 @@ def classify(samples: SpotSamples, model: TokenModel, cfg: BoardConfig) -> Class
     tokens = ~covered & ~empty
     means = np.asarray(model.means, np.float64)
     spreads = np.asarray(model.spreads, np.float64)
-    sat = samples.inner.reshape(25, 3) >= model.clip_levels(cfg.saturation)
+    sat = model.clipped(samples.inner.reshape(25, 3), cfg.saturation, cfg.clip_feed)
     shift = np.zeros(3)
     supply = np.array([cfg.supply.count(k) for k in model.kinds], np.float64)
     if tokens.sum() >= 1:
@@ -513,22 +510,24 @@ def classify(samples: SpotSamples, model: TokenModel, cfg: BoardConfig) -> Class
     light = np.exp(chroma(shift + white))
     sector_dev = sector_deviation(samples, cfg, light).reshape(25)
     # ... by a hand when a deviating part looks like skin, by anything when the parts differ a lot
-    skin = _skin_parts(samples.sectors, eps, shift + white, cfg, gains)
+    skin = _skin_parts(samples.sectors, eps, shift + white, cfg, model)
     part = ((sector_dev > cfg.sector_spread_max) & skin) | (sector_dev > cfg.sector_spread_hard)
     if cfg.rim_enabled and samples.rim is not None:
         # a finger over the edge of a token: a skin-coloured part of the ring round the spot's
         # centre, of another hue than the spot
         rim_dev = sector_deviation(samples, cfg, light, samples.rim).reshape(25)
-        rim_skin = _skin_parts(samples.rim, eps, shift + white, cfg, gains)
+        rim_skin = _skin_parts(samples.rim, eps, shift + white, cfg, model)
         part |= (rim_dev > cfg.sector_spread_max) & rim_skin & ~empty
     # ... and by a hand reaching in over the board's edge when a hand region covers enough of it
-    part |= hand_cover(samples, eps, shift + white, gains, cfg).reshape(25) >= cfg.hand_cover_min
+    part |= hand_cover(samples, eps, shift + white, model, cfg).reshape(25) >= cfg.hand_cover_min
     letters[part] = "?"
     conf[part] = 0.0
     tokens &= ~part
     if tokens.sum() >= 1:
         bright = samples.inner.reshape(25, 3)[tokens].mean(-1)
-        lit = (samples.inner.reshape(25, 3)[tokens] / gains).mean(-1)
+        # brightness gates (is a spot bright enough for its hue to mean skin?) are in the camera's
+        # own range: a correction scaled to keep its highlights darkens the whole image
+        lit = model.to_camera(samples.inner.reshape(25, 3)[tokens]).mean(-1)
         cw = np.clip(bright / cfg.dark_reference, cfg.dark_chroma_weight, 1.0)
         d = _distances(x[tokens], means, shift, cfg, sat[tokens], cw)  # (N, K)
         first = d.argmin(axis=1)

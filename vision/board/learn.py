@@ -34,7 +34,9 @@ class TokenModel:
     board around it, when enrolled. ``gains`` are the per-channel (B, G, R) gains of the colour
     correction applied to the camera's image before the model was learnt (and before every image
     the reader sees with it): the camera's noise floor and clipping level in each channel are
-    scaled by them. None for an uncorrected image.
+    scaled by them. None for an uncorrected image. ``correction`` is that correction's whole 3x3
+    matrix (BGR in, BGR out; its diagonal is ``gains``), when known: through it the reader
+    recovers the camera's own colour of a spot, and so which channels the camera clipped.
     """
 
     kinds: tuple[str, ...]
@@ -43,6 +45,7 @@ class TokenModel:
     calibrated: bool = False
     empty: tuple[float, float, float] | None = None
     gains: tuple[float, float, float] | None = None
+    correction: tuple[tuple[float, float, float], ...] | None = None
 
     def channel_eps(self, eps: float) -> NDArray[np.float64]:
         """(3,) float64: the log offset of each channel, ``eps`` of the camera's range."""
@@ -55,6 +58,51 @@ class TokenModel:
             return np.full(3, saturation)
         return saturation * np.minimum(1.0, np.asarray(self.gains, np.float64))
 
+    def to_camera(self, bgr: NDArray[np.float64]) -> NDArray[np.float64]:
+        """The camera's own colours (before the colour correction) of the reader's colours.
+
+        Parameters
+        ----------
+        bgr : (..., 3) float64 array, BGR in 0..1 after the correction
+
+        Returns
+        -------
+        (..., 3) float64 array, in the camera's range (1 is its top)
+        """
+        bgr = np.asarray(bgr, np.float64)
+        if self.correction is not None:
+            return bgr @ np.linalg.inv(np.asarray(self.correction, np.float64)).T
+        if self.gains is not None:
+            return bgr / np.asarray(self.gains, np.float64)
+        return bgr
+
+    def clipped(self, bgr: NDArray[np.float64], saturation: float, feed: float) -> NDArray[np.bool_]:
+        """Channels of the reader's colours that a clip made a lower bound.
+
+        The 8-bit image clips a channel at ``saturation``; the camera clipped a channel of its
+        own colour (:meth:`to_camera`) at ``saturation`` of its range before the correction, and
+        that clip reaches every corrected channel the camera channel feeds with at least ``feed``
+        of the corrected channel's own weight. Without the matrix each channel is fed by itself
+        alone (its level then is ``saturation`` times its gain).
+
+        Parameters
+        ----------
+        bgr : (..., 3) float64 array, BGR in 0..1 after the correction
+        saturation : float
+        feed : float
+
+        Returns
+        -------
+        (..., 3) bool array
+        """
+        bgr = np.asarray(bgr, np.float64)
+        if self.correction is None:
+            return bgr >= self.clip_levels(saturation)
+        m = np.abs(np.asarray(self.correction, np.float64))
+        feeds = m >= feed * np.diag(m)[:, None]  # [corrected channel, camera channel]
+        camera = self.to_camera(bgr) >= saturation
+        return (bgr >= saturation) | (camera[..., None, :] & feeds).any(axis=-1)
+
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict; :meth:`from_json` reads it back."""
         return {
@@ -64,6 +112,8 @@ class TokenModel:
             "calibrated": bool(self.calibrated),
             "empty": None if self.empty is None else [round(float(v), 5) for v in self.empty],
             "gains": None if self.gains is None else [round(float(v), 5) for v in self.gains],
+            "correction": None if self.correction is None else [[round(float(v), 6) for v in row]
+                                                                for row in self.correction],
         }
 
     @classmethod
@@ -95,7 +145,14 @@ class TokenModel:
         gains_vec = None if gains is None else _vectors([gains], 1, "token_model.gains")[0]
         if gains_vec is not None and min(gains_vec) <= 0:
             raise TokenModelError("token_model.gains: expected 3 positive numbers")
-        return cls(tuple(kinds), means, tuple(float(s) for s in spreads), calibrated, empty_vec, gains_vec)
+        correction = data.get("correction")
+        matrix = None if correction is None else _vectors(correction, 3, "token_model.correction")
+        if matrix is not None and (min(matrix[i][i] for i in range(3)) <= 0
+                                   or abs(np.linalg.det(np.asarray(matrix))) < 1e-9):
+            raise TokenModelError("token_model.correction: expected an invertible 3x3 matrix "
+                                  "with a positive diagonal")
+        return cls(tuple(kinds), means, tuple(float(s) for s in spreads), calibrated, empty_vec, gains_vec,
+                   matrix)
 
 
 def _finite(v: Any) -> bool:
@@ -152,7 +209,8 @@ def check_layout(layout: Sequence[str], name: str = "layout") -> tuple[str, ...]
 
 def model_from_features(layout: Sequence[str], x: NDArray[np.float64], e: NDArray[np.float64],
                         spread_floor: float, min_spots: int,
-                        gains: tuple[float, float, float] | None = None) -> TokenModel:
+                        gains: tuple[float, float, float] | None = None,
+                        correction: tuple[tuple[float, float, float], ...] | None = None) -> TokenModel:
     """Average the features of each kind over the spots of a known arrangement.
 
     Parameters
@@ -163,6 +221,7 @@ def model_from_features(layout: Sequence[str], x: NDArray[np.float64], e: NDArra
     spread_floor : smallest spread stored
     min_spots : spots a kind needs to be learned
     gains : the colour correction's (B, G, R) gains the features were measured after, if any
+    correction : that correction's 3x3 matrix, if known
 
     Raises
     ------
@@ -186,11 +245,12 @@ def model_from_features(layout: Sequence[str], x: NDArray[np.float64], e: NDArra
         m = np.median(e[sel], axis=0)
         empty = (float(m[0]), float(m[1]), float(m[2]))
     return TokenModel(tuple(KINDS), tuple(means), tuple(spreads), calibrated=True,  # type: ignore[arg-type]
-                      empty=empty, gains=gains)
+                      empty=empty, gains=gains, correction=correction)
 
 
 def learn_tokens(image: NDArray[np.uint8], layout: Sequence[str], config: Any | None = None,
-                 gains: Sequence[float] | None = None) -> TokenModel:
+                 gains: Sequence[float] | None = None,
+                 correction: Sequence[Sequence[float]] | NDArray[np.float64] | None = None) -> TokenModel:
     """Learn each token kind's appearance under this light from a photo of a known arrangement.
 
     Parameters
@@ -203,6 +263,9 @@ def learn_tokens(image: NDArray[np.uint8], layout: Sequence[str], config: Any | 
     config : vision.board.config.BoardConfig, optional
     gains : (B, G, R) gains of the colour correction ``image`` was prepared with, optional
         Stored in the model: the reader then knows each channel's noise floor and clipping level.
+    correction : (3, 3) the whole colour correction ``image`` was prepared with, optional
+        Stored in the model (its diagonal is the gains when ``gains`` is not given): the reader
+        then knows which channels the camera clipped before the correction mixed them.
 
     Returns
     -------
@@ -225,6 +288,15 @@ def learn_tokens(image: NDArray[np.uint8], layout: Sequence[str], config: Any | 
     if found is None:
         raise TokenModelError("image: no token board found")
     g = None
+    matrix = None
+    if correction is not None:
+        mv = np.asarray(correction, np.float64)
+        if (mv.shape != (3, 3) or not np.all(np.isfinite(mv)) or np.diag(mv).min() <= 0
+                or abs(np.linalg.det(mv)) < 1e-9):
+            raise TokenModelError("correction: expected an invertible 3x3 matrix with a positive diagonal")
+        matrix = tuple((float(r[0]), float(r[1]), float(r[2])) for r in mv)
+        if gains is None:
+            gains = np.diag(mv)
     if gains is not None:
         gv = np.asarray(gains, np.float64)
         if gv.shape != (3,) or not np.all(np.isfinite(gv)) or gv.min() <= 0:
@@ -233,4 +305,4 @@ def learn_tokens(image: NDArray[np.uint8], layout: Sequence[str], config: Any | 
     samples = sample_spots(found.rect, found.grid, cfg)
     eps = TokenModel(tuple(KINDS), (), (), gains=g).channel_eps(cfg.eps)
     f = spot_features(samples, cfg, eps)
-    return model_from_features(rows, f["x"], f["e"], lcfg.spread_floor, lcfg.min_spots, g)
+    return model_from_features(rows, f["x"], f["e"], lcfg.spread_floor, lcfg.min_spots, g, matrix)

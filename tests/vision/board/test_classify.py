@@ -284,8 +284,8 @@ def test_a_hand_reaching_in_from_the_edge_makes_the_spots_it_covers_unknown(styl
     # the red token at (2, 1), a third under the finger tip, is guessed without the hand's region
     assert classify(samples, model, dataclasses.replace(cfg, hand_cover_min=1.1)).cells[2][1] == "R"
     eps, white = model.channel_eps(cfg.eps), np.asarray(model.means[0])
-    cover = hand_cover(samples, eps, white, np.ones(3), cfg)
+    cover = hand_cover(samples, eps, white, model, cfg)
     assert cover[2, 1] >= cfg.hand_cover_min and cover[3:].max() == 0.0 and cover[:, 2:].max() == 0.0
     # the same skin strokes inside the board, not reaching in from its edge, are no hand region
     inside = sample_spots(_fingers(rect, grid, False), grid, cfg)
-    assert hand_cover(inside, eps, white, np.ones(3), cfg).max() == 0.0
+    assert hand_cover(inside, eps, white, model, cfg).max() == 0.0

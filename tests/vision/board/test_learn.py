@@ -52,6 +52,27 @@ def test_gains_round_trip_and_set_each_channels_noise_floor_and_clip_level() -> 
     assert plain.clip_levels(0.96) == pytest.approx([0.96] * 3)
 
 
+def test_the_correction_matrix_shows_which_channels_the_camera_clipped() -> None:
+    import dataclasses
+
+    # the correction takes a third of the camera's red off the corrected blue, and halves red
+    m = ((0.9, 0.0, -0.3), (0.0, 0.8, 0.0), (0.0, 0.0, 0.5))
+    model = dataclasses.replace(default_model(), gains=(0.9, 0.8, 0.5), correction=m)
+    back = TokenModel.from_json(json.loads(json.dumps(model.to_json())))
+    assert back.correction is not None and np.allclose(back.correction, m)
+    camera = np.array([[0.5, 0.6, 1.0], [0.5, 0.6, 0.7], [1.0, 0.3, 0.2]])
+    shown = camera @ np.asarray(m).T
+    assert back.to_camera(shown) == pytest.approx(camera)
+    got = back.clipped(shown, 0.98, 0.1)
+    # the camera's clipped red reaches the corrected blue it feeds; blue alone feeds only blue
+    assert got.tolist() == [[True, False, True], [False, False, False], [True, False, False]]
+    # by the gains alone, only the red channel itself would be known to be clipped
+    diag = dataclasses.replace(back, correction=None)
+    assert diag.clipped(shown, 0.98, 0.1)[0].tolist() == [False, False, True]
+    # an uncorrected image clips at the saturation level
+    assert default_model().clipped(np.array([0.99, 0.5, 0.2]), 0.98, 0.1).tolist() == [True, False, False]
+
+
 @pytest.mark.parametrize(("doc", "field"), [
     ([], "token_model"),
     ({"kinds": "WX", "means": [], "spreads": []}, "token_model.kinds"),
@@ -64,6 +85,10 @@ def test_gains_round_trip_and_set_each_channels_noise_floor_and_clip_level() -> 
      "token_model.gains"),
     ({"kinds": "WU", "means": [[0, 0, 0], [0, 0, 0]], "spreads": [0, 0], "gains": [1, 1]},
      "token_model.gains"),
+    ({"kinds": "WU", "means": [[0, 0, 0], [0, 0, 0]], "spreads": [0, 0], "correction": [[1, 0, 0]]},
+     "token_model.correction"),
+    ({"kinds": "WU", "means": [[0, 0, 0], [0, 0, 0]], "spreads": [0, 0],
+      "correction": [[1, 0, 0], [1, 0, 0], [0, 0, 1]]}, "token_model.correction"),
 ])
 def test_bad_models_name_the_field(doc: object, field: str) -> None:
     with pytest.raises(TokenModelError, match=field):
