@@ -508,14 +508,17 @@ def classify(samples: SpotSamples, model: TokenModel, cfg: BoardConfig) -> Class
     # that of a white token
     white = means[list(model.kinds).index("W")] if "W" in model.kinds else np.zeros(3)
     light = np.exp(chroma(shift + white))
-    sector_dev = sector_deviation(samples, cfg, light).reshape(25)
+    # (a glare that clipped a channel of a part is judged by the part's other channels)
+    sec_clip = model.clipped(samples.sectors, cfg.saturation, cfg.clip_feed)
+    sector_dev = sector_deviation(samples, cfg, light, clipped=sec_clip).reshape(25)
     # ... by a hand when a deviating part looks like skin, by anything when the parts differ a lot
     skin = _skin_parts(samples.sectors, eps, shift + white, cfg, model)
     part = ((sector_dev > cfg.sector_spread_max) & skin) | (sector_dev > cfg.sector_spread_hard)
     if cfg.rim_enabled and samples.rim is not None:
         # a finger over the edge of a token: a skin-coloured part of the ring round the spot's
         # centre, of another hue than the spot
-        rim_dev = sector_deviation(samples, cfg, light, samples.rim).reshape(25)
+        rim_clip = model.clipped(samples.rim, cfg.saturation, cfg.clip_feed)
+        rim_dev = sector_deviation(samples, cfg, light, samples.rim, rim_clip).reshape(25)
         rim_skin = _skin_parts(samples.rim, eps, shift + white, cfg, model)
         part |= (rim_dev > cfg.sector_spread_max) & rim_skin & ~empty
     # ... and by a hand reaching in over the board's edge when a hand region covers enough of it

@@ -299,13 +299,17 @@ def spot_features(samples: SpotSamples, cfg: BoardConfig,
 
 def sector_deviation(samples: SpotSamples, cfg: BoardConfig,
                      gains: NDArray[np.float64] | None = None,
-                     sectors: NDArray[np.float64] | None = None) -> NDArray[np.float64]:
+                     sectors: NDArray[np.float64] | None = None,
+                     clipped: NDArray[np.bool_] | None = None) -> NDArray[np.float64]:
     """The largest change of hue of a sector of each spot against the whole spot.
 
     A sector may be a brighter, darker or paler version of the spot (gloss, glare, the emblem:
     light of the illuminant's colour added, or the colour scaled, which keeps the direction of the
     opponent colour once the illuminant is divided out), but a different hue means something else
-    covers part of the spot.
+    covers part of the spot. A glare bright enough to clip a channel bends that direction, so a
+    sector with a clipped channel is judged by the others: it is glare when some brighter or
+    darker spot colour plus some white light gives its unclipped channels and reaches at least
+    its clipped ones; its deviation is what such a mix leaves unexplained.
 
     Parameters
     ----------
@@ -315,6 +319,8 @@ def sector_deviation(samples: SpotSamples, cfg: BoardConfig,
         BGR gains of the light, divided out first.
     sectors : (5, 5, S, 3) float array, optional
         The parts compared with the whole spot; ``samples.sectors`` by default.
+    clipped : (5, 5, S, 3) bool array, optional
+        The clipped channels of the parts (none by default).
 
     Returns
     -------
@@ -322,11 +328,50 @@ def sector_deviation(samples: SpotSamples, cfg: BoardConfig,
     """
     g = np.ones(3) if gains is None else np.asarray(gains, np.float64)
     inner = samples.inner / g
+    parts = (samples.sectors if sectors is None else sectors) / g
     o_in = _opponent(inner)[:, :, None, :]  # (5, 5, 1, 2)
-    o_sec = _opponent((samples.sectors if sectors is None else sectors) / g)  # (5, 5, S, 2)
+    o_sec = _opponent(parts)  # (5, 5, S, 2)
     norm = np.sqrt((o_in ** 2).sum(-1, keepdims=True))
     bright = inner.mean(-1)[:, :, None, None]
     u = np.where(norm > cfg.neutral_chroma * bright, o_in / (norm + 1e-9), 0.0)
     along = np.maximum((o_sec * u).sum(-1, keepdims=True), 0.0)
     perp = np.sqrt(((o_sec - along * u) ** 2).sum(-1))
-    return (perp / np.maximum(inner.mean(-1)[:, :, None], cfg.dark_floor)).max(axis=-1)
+    floor = np.maximum(inner.mean(-1)[:, :, None], cfg.dark_floor)
+    dev = perp / floor
+    if clipped is not None:
+        some = clipped.any(-1) & ~clipped.all(-1)
+        if some.any():
+            spot = np.broadcast_to(inner[:, :, None, :], parts.shape)[some]
+            scale = np.broadcast_to(floor, some.shape)[some]
+            dev[some] = _glare_residual(spot, parts[some], clipped[some]) / scale
+    return dev.max(axis=-1)
+
+
+def _glare_residual(spot: NDArray[np.float64], part: NDArray[np.float64],
+                    clip: NDArray[np.bool_]) -> NDArray[np.float64]:
+    """How far each part is from ``a * spot + b * white`` (``a, b >= 0``; white is ones, the
+    light divided out) on its unclipped channels, with its clipped channels reached at least.
+
+    ``spot``, ``part`` (M, 3) float64 and ``clip`` (M, 3) bool -> (M,) float64. The non-negative
+    least-squares fit on the unclipped channels is the free fit when both terms come out
+    non-negative, else the better of the two single terms.
+    """
+    w = (~clip).astype(np.float64)
+    one = np.ones_like(spot)
+    # normal equations of the weighted fit, per part
+    saa, sab, sbb = (w * spot * spot).sum(-1), (w * spot).sum(-1), w.sum(-1)
+    ta, tb = (w * spot * part).sum(-1), (w * part).sum(-1)
+    det = saa * sbb - sab * sab
+    ok = np.abs(det) > 1e-12
+    safe = np.where(ok, det, 1.0)
+    free = np.stack([(sbb * ta - sab * tb) / safe, (saa * tb - sab * ta) / safe], axis=-1)
+    cands = [np.where((ok & (free.min(-1) >= 0))[:, None], free, np.nan),
+             np.stack([np.maximum(ta, 0.0) / np.maximum(saa, 1e-12), np.zeros(len(spot))], axis=-1),
+             np.stack([np.zeros(len(spot)), np.maximum(tb, 0.0) / np.maximum(sbb, 1e-12)], axis=-1)]
+    best = np.full(len(spot), np.inf)
+    for ab in cands:
+        pred = ab[:, :1] * spot + ab[:, 1:] * one
+        miss = np.where(clip, np.maximum(part - pred, 0.0), part - pred)
+        cost = np.sqrt((miss ** 2).sum(-1))
+        best = np.where(np.isnan(cost), best, np.minimum(best, cost))
+    return best

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from vision.board import default_config
-from vision.board.spots import fit_grid, sample_spots
+from vision.board.spots import SpotSamples, fit_grid, sample_spots, sector_deviation
 from vision.synth.board import STYLES, render_board_face
 
 LAYOUT = ("WUGRK", "PY.WU", "GRKPY", "UG.RK", "WUGRY")
@@ -62,3 +62,29 @@ def test_the_board_map_holds_the_board_and_each_spots_disc(rng: np.random.Genera
     ys, xs = np.divmod(np.flatnonzero(s.map_discs[2 * 5 + 3]), side)
     centre = (np.array([xs.mean(), ys.mean()]) + 0.5) * cfg.hand_map_scale - 0.5
     assert np.abs(centre - grid.centres[2, 3]).max() < cfg.hand_map_scale
+
+
+def _one_spot(spot: tuple[float, float, float], parts: list[tuple[float, float, float]]) -> SpotSamples:
+    """Samples whose 25 spots all have the colour ``spot`` (BGR) and the sectors ``parts``."""
+    inner = np.tile(np.asarray(spot, np.float64), (5, 5, 1))
+    sectors = np.tile(np.asarray(parts, np.float64), (5, 5, 1, 1))
+    return SpotSamples(inner=inner, sectors=sectors, texture=np.zeros((5, 5)),
+                       background=np.full((5, 5, 4, 3), 0.3))
+
+
+def test_a_glare_that_clips_a_channel_is_not_a_change_of_hue() -> None:
+    cfg = default_config()
+    gold = (0.10, 0.55, 0.90)
+    # two sectors under a glare: the gold plus white light, red clipped at the top
+    glare = tuple(min(1.0, v + 0.3) for v in gold)
+    parts = [gold] * 6 + [glare] * 2
+    samples = _one_spot(gold, parts)
+    clip = np.zeros((5, 5, 8, 3), bool)
+    clip[:, :, 6:, 2] = True
+    # its hue looks bent when the clip is not known, not when it is
+    assert sector_deviation(samples, cfg)[0, 0] > cfg.sector_spread_max
+    assert sector_deviation(samples, cfg, clipped=clip)[0, 0] < 0.25 * cfg.sector_spread_max
+    # skin over part of the token, as bright, is no mix of the gold and white light
+    skin = (0.55, 0.65, 1.0)
+    covered = _one_spot(gold, [gold] * 6 + [skin] * 2)
+    assert sector_deviation(covered, cfg, clipped=clip)[0, 0] > cfg.sector_spread_max
