@@ -543,10 +543,13 @@ def print_templates(cards: Sequence[tuple[CellInk, NDArray[np.str_]]],
         # each mask is brought onto the first estimate of the print before the shares are taken
         # again
         first = share >= cfg.print_share
-        moved = _shifted(masks, cfg.print_shift_px)  # (shifts, n, S, S)
-        overlap = (moved & first).sum(axis=(2, 3))  # (shifts, n)
-        best = overlap.argmax(axis=0)
-        share = moved[best, np.arange(len(pool))].mean(axis=0)
+        # a mask moved by a shift meets the print as the print moved by the opposite shift (the
+        # reverse order of _shifted) meets the mask
+        reach, (h, w) = cfg.print_shift_px, masks.shape[1:]
+        overlap = masks.reshape(len(pool), -1).astype(np.float32) @ _flat_shifts(first, reach)[::-1].T
+        big = np.pad(masks, [(0, 0), (reach, reach), (reach, reach)])
+        corner = [divmod(int(k), 2 * reach + 1) for k in overlap.argmax(axis=1)]
+        share = np.mean([big[n, dy:dy + h, dx:dx + w] for n, (dy, dx) in enumerate(corner)], axis=0)
         out[sym] = cv2.dilate((share >= cfg.print_share).astype(np.uint8), kernel).astype(bool)
         c, g = (float(np.percentile([p[i] for p in pool], cfg.typical_quantile)) for i in (1, 2))
         # corners the print leaves clear in two of its cells are clear in every cell (pen may
@@ -571,13 +574,20 @@ def pooled_residual(ink: CellInk, rc: tuple[int, int], template: NDArray[np.bool
     """Share of a cell's mask that is ink outside its class's print ``template``, with the print
     moved by at most ``reach`` mask pixels (``print_shift_px`` by default) to fit the cell best."""
     shift = default_config().print_shift_px if reach is None else reach
-    return _residual(ink.masks[rc], _shifted(template, shift))
+    return _residual(ink.masks[rc], _flat_shifts(template, shift))
 
 
-def _residual(mask: NDArray[np.bool_], prints: NDArray[np.bool_]) -> float:
+def _flat_shifts(mask: NDArray[np.bool_], reach: int) -> NDArray[np.float32]:
+    """``(k, S * S)`` float32 (0 or 1): the :func:`_shifted` copies of one ``(S, S)`` mask, each
+    flattened."""
+    return _shifted(mask, reach).reshape(-1, mask.size).astype(np.float32)
+
+
+def _residual(mask: NDArray[np.bool_], prints: NDArray[np.float32]) -> float:
     """Share of ``mask`` ``(S, S)`` outside the best fitting of the print's shifts ``prints``
-    ``(k, S, S)``."""
-    return float((mask[None] & ~prints).mean(axis=(1, 2)).min())
+    ``(k, S * S)`` (:func:`_flat_shifts`): the mask less its largest overlap with one of them."""
+    overlap = prints @ mask.ravel().astype(np.float32)
+    return float((np.count_nonzero(mask) - overlap.max()) / mask.size)
 
 
 def _pooled(state: int, score: float, conf: float, residual: float,
@@ -631,7 +641,7 @@ def read_marks(face: NDArray[np.uint8], grid: Grid, printed: NDArray[np.str_],
         least_sectors_res = float(ink.sectors_res[where].min()) if many else cfg.symbol_ring_allowance
         least_centre, least_corners = float(ink.centre[where].min()), float(ink.corners[where].min())
         template = templates.get(sym) if templates is not None and sym != "#" else None
-        prints = _shifted(template, cfg.print_shift_px) if template is not None else None
+        prints = _flat_shifts(template, cfg.print_shift_px) if template is not None else None
         corner_base = (0.0 if sym == "#" else typical[sym][2] if sym in typical
                        else float(ink.corner_ink[where].min()) if many and ink.corner_ink is not None
                        else 1.0)
