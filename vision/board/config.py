@@ -113,7 +113,7 @@ class BoardConfig:
     hand_min_area: float = 0.01
     hand_cover_min: float = 0.2
     clip_feed: float = 0.1
-    refine_min_sides: int = 4
+    refine_min_sides: int = 3
     lattice_shift: float = 0.3
     lattice_step: float = 0.1
     lattice_min_edge: float = 0.5

@@ -71,10 +71,9 @@ def _covered_side_board() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 def test_refine_keeps_a_side_without_edge_when_three_suffice() -> None:
-    import dataclasses
-
     image, truth, coarse = _covered_side_board()
-    cfg = dataclasses.replace(default_config(), refine_min_sides=3)
+    cfg = default_config()
+    assert cfg.refine_min_sides == 3
     got = refine_corners(image, coarse, cfg)
     # the top, bottom and left sides move onto the board's edges (within a pixel) ...
     assert abs(got[0, 0] - truth[0, 0]) < 1.0 and abs(got[0, 1] - truth[0, 1]) < 1.0
@@ -83,6 +82,9 @@ def test_refine_keeps_a_side_without_edge_when_three_suffice() -> None:
     assert np.allclose(got[1:3, 0], coarse[1:3, 0], atol=0.5)
 
 
-def test_refine_needs_every_side_by_default() -> None:
+def test_refine_gives_up_when_too_few_sides_show_an_edge() -> None:
+    import dataclasses
+
     image, _, coarse = _covered_side_board()
-    assert np.array_equal(refine_corners(image, coarse, default_config()), coarse)
+    cfg = dataclasses.replace(default_config(), refine_min_sides=4)
+    assert np.array_equal(refine_corners(image, coarse, cfg), coarse)
