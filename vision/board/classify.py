@@ -372,7 +372,8 @@ def hand_cover(samples: SpotSamples, eps: NDArray[np.float64], light: NDArray[np
 
     A hand or an arm is a large connected region of skin entering from the board's edge. On the
     board's map (``samples.board_map``), a pixel is skin when its hue, with the light divided
-    out, is near skin's (:func:`_hand_distance`), it is bright enough in the camera's range for
+    out, is near skin's (:func:`_hand_distance`, with the slack a part of a spot gets: a map
+    pixel is as small and as noisy), it is bright enough in the camera's range for
     its hue to mean something (``hand_map_min_brightness``) and it does not look like the board
     (``hand_board_distance`` from the board's typical colour: a board may be printed in a
     skin-like colour). Thin lines (the board's edge, a rim) are opened away
@@ -401,8 +402,8 @@ def hand_cover(samples: SpotSamples, eps: NDArray[np.float64], light: NDArray[np
     board = np.median(np.log(samples.background + eps).reshape(-1, 3), axis=0)
     off = logs - board
     d_board = np.sqrt((chroma(off) ** 2).sum(-1) + (cfg.luma_weight * off.mean(-1)) ** 2)
-    skin = ((d < cfg.hand_distance) & (model.to_camera(bmap).mean(-1) >= cfg.hand_map_min_brightness)
-            & (d_board > cfg.hand_board_distance))
+    lit = model.to_camera(bmap).mean(-1) >= cfg.hand_map_min_brightness
+    skin = (d < cfg.hand_distance * cfg.hand_sector_slack) & lit & (d_board > cfg.hand_board_distance)
     if cfg.hand_open_px > 1:
         skin = binary_opening(skin, np.ones((cfg.hand_open_px, cfg.hand_open_px), bool))
     groups, n = label(skin, structure=np.ones((3, 3), bool))
