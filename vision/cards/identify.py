@@ -5,7 +5,9 @@ A candidate's score mixes three pieces of evidence, each in [0, 1]:
 
 - layout: agreement of each position's cell/water presence with the catalog's water pattern;
 - symbols: the printed X (red), coin (yellow) and palm (green) seen in the cells' centres;
-- colour: the card colour read from the face margin, white-balanced on the cells' fill.
+- colour: the card colour read from the face margin, white-balanced on the cells' fill. Only a
+  hue read there counts, for the cards of that hue; a frame read grey speaks for no card (a faded
+  coloured frame reads grey too, see :func:`colour_evidence`).
 
 The best candidate wins only when its layout agrees at least ``min_layout`` and it beats the best
 other card by ``min_margin``, or its layout agrees at least ``clear_layout`` and it beats every
@@ -169,6 +171,20 @@ def observe(face: NDArray[np.uint8], grid: Grid, px_per_mm: float,
     return Observation(grid.presence, sym, scores)
 
 
+def colour_evidence(obs: Observation, colour: str, config: IdentifyConfig | None = None) -> float:
+    """How much the frame's colour speaks for a card of ``colour``, in [0, 1].
+
+    Only a hue is evidence, for the cards of that hue (``hue_centres``). A frame read grey is no
+    evidence for or against any card: dim or uneven light, blur, glare and a colour cast wash a
+    coloured frame out to grey (a coloured card often reads grey) but hardly give a grey frame a
+    hue, so a grey reading tells a grey card from a faded coloured one no better than chance.
+    """
+    cfg = config or default_config()
+    if colour not in cfg.hue_centres:
+        return 0.0
+    return float(obs.colour_scores.get(colour, 0.0))
+
+
 _SYMBOL_ORDER = "#XCP"
 
 
@@ -245,7 +261,7 @@ def _match(obs: Observation, catalog: Catalog, cfg: IdentifyConfig, colour: bool
         # every candidate of the grid's shape at once
         layout = 1.0 - np.mean(np.abs(obs.presence.reshape(1, -1) - var.cells), axis=1)
         symbols = (evidence.reshape(1, -1) * var.onehot).sum(axis=1) / var.n_cells
-        hue = np.array([float(obs.colour_scores.get(card.colour, 0.0)) for card in var.cards])
+        hue = np.array([colour_evidence(obs, card.colour, cfg) for card in var.cards])
         total = (cfg.w_layout * layout + cfg.w_symbol * symbols + w_colour * hue) / wsum
         for card, k, score, lay in zip(var.cards, var.turns, total.tolist(), layout.tolist(), strict=True):
             turns.setdefault(card.id, []).append((score, k))

@@ -10,7 +10,14 @@ import numpy as np
 
 from vision.cards.catalog import builtin_catalog
 from vision.cards.grid import balanced_lab, locate_grid
-from vision.cards.identify import Observation, _symbol_evidence, default_config, identify, observe
+from vision.cards.identify import (
+    Observation,
+    _symbol_evidence,
+    colour_evidence,
+    default_config,
+    identify,
+    observe,
+)
 
 from .conftest import Face
 
@@ -34,7 +41,7 @@ def _one_by_one(obs: Observation, colour: bool) -> list[tuple[float, str, int]]:
             symbols = float((evidence * onehot).sum() / max(1.0, cell.sum()))
             wsum = cfg.w_layout + cfg.w_symbol + w_colour
             score = (cfg.w_layout * layout + cfg.w_symbol * symbols
-                     + w_colour * obs.colour_scores.get(card.colour, 0.0)) / wsum
+                     + w_colour * colour_evidence(obs, card.colour)) / wsum
             if card.id not in best or score > best[card.id][0]:
                 best[card.id] = (score, card.id, k)
     return sorted(best.values(), key=lambda t: -t[0])
