@@ -149,3 +149,29 @@ def test_a_near_miss_is_rescued_by_its_spots(rng: np.random.Generator) -> None:
     # a quadrilateral whose spots already sit on its lattice has nothing to rescue
     rect, _ = rectify(image, TRUE, cfg.rect_size)
     assert _rescue(image, [Located(TRUE, rect, fit_grid(rect, cfg))], cfg) == []
+
+
+def test_window_holds_the_densest_five_by_five() -> None:
+    from vision.board.lattice import _window
+
+    block = np.array([(i, j) for i in range(3, 8) for j in range(-2, 3)], np.int64)
+    stray = np.array([(0, 0), (9, 9), (2, 5)], np.int64)
+    count, i0, j0 = _window(np.vstack([stray, block]))
+    assert (count, i0, j0) == (25, 3, -2)
+
+
+def test_blobs_sit_on_discs_at_their_scale(rng: np.random.Generator) -> None:
+    from vision.board.lattice import _blobs
+
+    image = np.full((270, 480, 3), 120, np.uint8)
+    centres = [(100, 80), (300, 150), (400, 220)]
+    for x, y in centres:
+        colour = tuple(int(v) for v in rng.integers(0, 60, 3))
+        cv2.circle(image, (x, y), 8, colour, -1, cv2.LINE_AA)
+    pts, sig = _blobs(image, default_config())
+    for x, y in centres:
+        d = np.hypot(pts[:, 0] - x, pts[:, 1] - y)
+        k = int(d.argmin())
+        assert d[k] <= 1.5
+        # a disc of radius r answers most at sigma r / sqrt(2)
+        assert 8 / np.sqrt(2) / 1.5 <= sig[k] <= 8 / np.sqrt(2) * 1.5
