@@ -318,34 +318,34 @@ def _hypotheses(pts: NDArray[np.float64], sig: NDArray[np.float64],
     return out
 
 
-def _board_margin(gray: NDArray[np.float32], hom: NDArray[np.float64], cfg: BoardConfig) -> float:
+def _board_margin(grads: tuple[NDArray[np.float32], NDArray[np.float32]], hom: NDArray[np.float64],
+                  cfg: BoardConfig) -> float:
     """The frame width (lattice pitches beyond the outer spots' cells) whose square outline has
-    the strongest edges across it; the lattice sits in the middle of every board."""
-    gx = cv2.Sobel(gray, cv2.CV_32F, 1, 0, ksize=3)
-    gy = cv2.Sobel(gray, cv2.CV_32F, 0, 1, ksize=3)
-    h, w = gray.shape
+    the strongest edges across it; the lattice sits in the middle of every board.
+
+    ``grads`` are the x and y gradients of the image ``hom`` maps lattice coordinates into.
+    """
+    gx, gy = grads
+    h, w = gx.shape
     m = np.arange(cfg.margin_min, cfg.margin_max + 1e-9, cfg.margin_step)
     frames = 5.0 * m / (1.0 - 2.0 * m)  # margin of the rectified board -> pitches
     t = np.linspace(0.05, 0.95, cfg.refine_samples)
-    best, best_score = float(frames[0]), -np.inf
-    for e in frames:
-        a, b = -0.5 - e, 4.5 + e
-        square = np.array([[a, a], [b, a], [b, b], [a, b]])
-        sides = []
-        for k in range(4):
-            p, q = square[k], square[(k + 1) % 4]
-            uv = p[None] + t[:, None] * (q - p)[None]
-            xy = cv2.perspectiveTransform(uv.reshape(-1, 1, 2), hom).reshape(-1, 2)
-            dx, dy = np.diff(xy, axis=0).mean(axis=0)
-            nrm = np.array([dy, -dx]) / (math.hypot(dx, dy) + 1e-9)
-            xi = np.clip(np.round(xy[:, 0]).astype(np.int32), 0, w - 1)
-            yi = np.clip(np.round(xy[:, 1]).astype(np.int32), 0, h - 1)
-            sides.append(float(np.median(np.abs(gx[yi, xi] * nrm[0] + gy[yi, xi] * nrm[1]))))
-        # a hand over one side: the three best sides carry the score
-        score = float(np.sum(sorted(sides)[1:]))
-        if score > best_score:
-            best, best_score = float(e), score
-    return best
+    lo, hi = -0.5 - frames, 4.5 + frames  # (E,)
+    unit = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float64)
+    corners = lo[:, None, None] + (hi - lo)[:, None, None] * unit[None]  # (E, 4, 2)
+    start, end = corners, np.roll(corners, -1, axis=1)
+    uv = start[:, :, None] + t[None, None, :, None] * (end - start)[:, :, None]  # (E, 4, T, 2)
+    xy = cv2.perspectiveTransform(uv.reshape(-1, 1, 2), hom).reshape(uv.shape)
+    along = xy[:, :, -1] - xy[:, :, 0]  # (E, 4, 2)
+    nrm = np.stack([along[..., 1], -along[..., 0]], axis=-1)
+    nrm /= np.linalg.norm(nrm, axis=-1, keepdims=True) + 1e-9
+    xi = np.clip(np.round(xy[..., 0]).astype(np.int32), 0, w - 1)
+    yi = np.clip(np.round(xy[..., 1]).astype(np.int32), 0, h - 1)
+    across = np.abs(gx[yi, xi] * nrm[:, :, None, 0] + gy[yi, xi] * nrm[:, :, None, 1])  # (E, 4, T)
+    sides = np.median(across, axis=2)  # (E, 4)
+    # a hand over one side: the three best sides carry the score
+    score = np.sort(sides, axis=1)[:, 1:].sum(axis=1)
+    return float(frames[int(np.argmax(score))])
 
 
 def find_lattice_candidates(image: NDArray[np.uint8], cfg: BoardConfig) -> list[NDArray[np.float64]]:
@@ -370,13 +370,14 @@ def find_lattice_candidates(image: NDArray[np.uint8], cfg: BoardConfig) -> list[
                                                    interpolation=cv2.INTER_AREA)
     pts, sig = _blobs(small, cfg)
     gray = cv2.GaussianBlur(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY).astype(np.float32), (0, 0), 1.0)
+    grads = cv2.Sobel(gray, cv2.CV_32F, 1, 0, ksize=3), cv2.Sobel(gray, cv2.CV_32F, 0, 1, ksize=3)
     out: list[NDArray[np.float64]] = []
     for _, hom in _hypotheses(pts, sig, cfg):
         # the window may be a row or column off (spots under a hand, blobs beside the board):
-        # its neighbours are candidates too, and the grid screen tells
-        for di, dj in ((0, 0), (1, 0), (-1, 0), (0, 1), (0, -1)):
+        # its eight neighbours are candidates too, and the grid screen tells
+        for di, dj in sorted(itertools.product((-1, 0, 1), repeat=2), key=lambda d: abs(d[0]) + abs(d[1])):
             moved = hom @ np.array([[1.0, 0.0, di], [0.0, 1.0, dj], [0.0, 0.0, 1.0]])
-            e = _board_margin(gray, moved, cfg)
+            e = _board_margin(grads, moved, cfg)
             a, b = -0.5 - e, 4.5 + e
             square = np.array([[a, a], [b, a], [b, b], [a, b]]).reshape(-1, 1, 2)
             quad = order_corners(cv2.perspectiveTransform(square, moved).reshape(4, 2) / scale)

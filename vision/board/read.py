@@ -41,6 +41,17 @@ def check_image(image: object) -> NDArray[np.uint8]:
     return image
 
 
+def _likely(image: NDArray[np.uint8], candidates: list[NDArray[np.float64]],
+            cfg: BoardConfig) -> list[NDArray[np.float64]]:
+    """The ``max_candidates`` most board-like candidates (in their order), by a quick lattice fit
+    on a small rectification."""
+    if len(candidates) <= cfg.max_candidates:
+        return candidates
+    quick = [fit_grid(rectify(image, q, cfg.screen_size)[0], cfg).score for q in candidates]
+    keep = sorted(np.argsort(quick)[::-1][: cfg.max_candidates])
+    return [candidates[i] for i in keep]
+
+
 def _screen(image: NDArray[np.uint8], candidates: list[NDArray[np.float64]],
             cfg: BoardConfig) -> tuple[list[Located], list[Located]]:
     """The candidates, refined and rectified, on which a 5x5 spot lattice fits well enough; and
@@ -89,12 +100,7 @@ def locate(image: NDArray[np.uint8], config: BoardConfig | None = None) -> Locat
     fits: list[Located] = []
     near: list[Located] = []
     for sensitivity, median in zip(cfg.edge_sensitivity, cfg.edge_median, strict=True):
-        cands = find_candidates(img, cfg, sensitivity, bool(median))[: cfg.max_screened]
-        if len(cands) > cfg.max_candidates:
-            # a quick lattice fit on a small rectification keeps the most board-like candidates
-            quick = [fit_grid(rectify(img, q, cfg.screen_size)[0], cfg).score for q in cands]
-            keep = sorted(np.argsort(quick)[::-1][: cfg.max_candidates])
-            cands = [cands[i] for i in keep]
+        cands = _likely(img, find_candidates(img, cfg, sensitivity, bool(median))[: cfg.max_screened], cfg)
         got, almost = _screen(img, cands, cfg)
         fits.extend(got)
         near.extend(almost)
@@ -106,7 +112,7 @@ def locate(image: NDArray[np.uint8], config: BoardConfig | None = None) -> Locat
     if not fits:
         # no outline carries a lattice (a board blending into the table, a hand over a corner):
         # look for the lattice of round spots itself
-        fits = _screen(img, find_lattice_candidates(img, cfg), cfg)[0]
+        fits = _screen(img, _likely(img, find_lattice_candidates(img, cfg), cfg), cfg)[0]
     if not fits:
         return None
     best = max(f.grid.quality for f in fits)
