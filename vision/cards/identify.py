@@ -15,7 +15,8 @@ other card by a clear margin (three times ``min_margin``: heavy hatching hides a
 and paper, so a well-marked card's layout reads worse than its lead); otherwise the card is unknown
 (its marks are still read in the printed frame). The printed grid (layout and symbols) is matched
 first; the colour joins only when the grid alone does not settle the card, since it is the cue a
-faded photo or a colour cast spoils first.
+faded photo or a colour cast spoils first. A card the match names is still turned down when the
+frame shows a clear hue of another colour (:func:`contradicts`).
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ class IdentifyConfig:
     chroma_percentile: float
     chroma_share: float
     hue_width: float
+    clear_hue: float
     frame_band_mm: tuple[float, float]
     hue_centres: Mapping[str, float]
 
@@ -245,7 +247,19 @@ def identify(obs: Observation, catalog: Catalog, config: IdentifyConfig | None =
     ident = _match(obs, catalog, cfg, colour=False)
     if ident.card is None:
         ident = _match(obs, catalog, cfg, colour=True)
+    if ident.card is not None and contradicts(obs, ident.card.colour, cfg):
+        # a grid read a line short or a lattice on the wrong cells can fit another card well;
+        # a clear hue of another colour on the frame says the match is wrong: no guess
+        return Identity(None, 0, 0.0, ident.score, ident.margin, ident.card)
     return ident
+
+
+def contradicts(obs: Observation, colour: str, config: IdentifyConfig | None = None) -> bool:
+    """Whether the frame shows a clear hue (likeness at least ``clear_hue``) that is not
+    ``colour``. Light and blur wash a frame's colour out but hardly turn it into another hue, so a
+    clear hue of another colour rules a card out (a grey card too)."""
+    cfg = config or default_config()
+    return any(colour_evidence(obs, name, cfg) >= cfg.clear_hue for name in cfg.hue_centres if name != colour)
 
 
 def _match(obs: Observation, catalog: Catalog, cfg: IdentifyConfig, colour: bool) -> Identity:

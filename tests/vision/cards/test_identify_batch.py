@@ -12,6 +12,7 @@ from vision.cards.catalog import builtin_catalog
 from vision.cards.grid import balanced_lab, locate_grid
 from vision.cards.identify import (
     Observation,
+    _match,
     _symbol_evidence,
     colour_evidence,
     default_config,
@@ -60,7 +61,8 @@ def test_scores_match_each_candidate_scored_alone(rng: np.random.Generator) -> N
         colours = dict(zip(("grey", "purple", "orange", "green"), rng.random(4).tolist(), strict=True))
         obs = Observation(presence, symbols, colours)
         ident = identify(obs, catalog)
-        ranked = _one_by_one(obs, colour=ident.card is None)
+        # the colour joins only when the printed grid alone names no card
+        ranked = _one_by_one(obs, colour=_match(obs, catalog, default_config(), colour=False).card is None)
         assert ident.best is not None and ident.best.id == ranked[0][1]
         assert abs(ident.score - ranked[0][0]) < 1e-12
         assert abs(ident.margin - (ranked[0][0] - ranked[1][0])) < 1e-12
