@@ -45,6 +45,7 @@ class IdentifyConfig:
     grey_chroma: float
     chroma_percentile: float
     chroma_share: float
+    symbol_share: float
     hue_width: float
     clear_hue: float
     frame_band_mm: tuple[float, float]
@@ -230,9 +231,10 @@ def _variants(cards: tuple[CatalogCard, ...]) -> dict[tuple[int, int], _Variants
     return out
 
 
-def _symbol_evidence(sym: NDArray[np.float64]) -> NDArray[np.float64]:
-    """(rows, cols, 4) likeness of plain, X, coin, palm from the red/yellow/green shares."""
-    v = np.clip(sym / 0.15, 0.0, 1.0)
+def _symbol_evidence(sym: NDArray[np.float64], full_share: float) -> NDArray[np.float64]:
+    """(rows, cols, 4) likeness of plain, X, coin, palm from the red/yellow/green shares ``sym``
+    ``(rows, cols, 3)``; a share of ``full_share`` or more is a sure symbol."""
+    v = np.clip(sym / full_share, 0.0, 1.0)
     return np.concatenate([1.0 - v.max(axis=2, keepdims=True), v], axis=2)
 
 
@@ -269,13 +271,14 @@ def _match(obs: Observation, catalog: Catalog, cfg: IdentifyConfig, colour: bool
     wsum = cfg.w_layout + cfg.w_symbol + w_colour
     best: dict[str, tuple[float, int, CatalogCard, float]] = {}
     turns: dict[str, list[tuple[float, int]]] = {}
-    evidence = _symbol_evidence(obs.symbols)
+    evidence = _symbol_evidence(obs.symbols, cfg.symbol_share)
     var = _variants(catalog.cards).get(shape)
     if var is not None:
         # every candidate of the grid's shape at once
         layout = 1.0 - np.mean(np.abs(obs.presence.reshape(1, -1) - var.cells), axis=1)
         symbols = (evidence.reshape(1, -1) * var.onehot).sum(axis=1) / var.n_cells
-        hue = np.array([colour_evidence(obs, card.colour, cfg) for card in var.cards])
+        by_colour = {c: colour_evidence(obs, c, cfg) for c in {card.colour for card in var.cards}}
+        hue = np.array([by_colour[card.colour] for card in var.cards])
         total = (cfg.w_layout * layout + cfg.w_symbol * symbols + w_colour * hue) / wsum
         for card, k, score, lay in zip(var.cards, var.turns, total.tolist(), layout.tolist(), strict=True):
             turns.setdefault(card.id, []).append((score, k))
