@@ -21,7 +21,7 @@ frame shows a clear hue of another colour (:func:`contradicts`).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
@@ -46,6 +46,9 @@ class IdentifyConfig:
     chroma_percentile: float
     chroma_share: float
     symbol_share: float
+    symbol_hues: Mapping[str, Sequence[float]]
+    centre_margin: float
+    frame_corner_mm: float
     hue_width: float
     clear_hue: float
     frame_band_mm: tuple[float, float]
@@ -94,6 +97,15 @@ def _hue_deg(a: NDArray[np.float32], b: NDArray[np.float32]) -> NDArray[np.float
     return np.degrees(np.arctan2(b, a)) % 360.0
 
 
+def _in_hues(hue: NDArray[np.float32], band: Sequence[float]) -> NDArray[np.bool_]:
+    """Which hues (degrees) lie in ``band`` ``(from, to)``, from included, to excluded, going
+    up through 360 when ``from`` exceeds ``to``."""
+    lo, hi = float(band[0]), float(band[1])
+    if lo <= hi:
+        return (hue >= lo) & (hue < hi)
+    return (hue >= lo) | (hue < hi)
+
+
 @lru_cache(maxsize=16)
 def _frame_band(size: tuple[int, int], edge: int, band: int, corner: int) -> NDArray[np.intp]:
     """Flat indices of the frame band of a face of ``size`` ``(H, W)``: ``band`` pixels wide from
@@ -133,7 +145,7 @@ def observe(face: NDArray[np.uint8], grid: Grid, px_per_mm: float,
     for r in range(rows):
         for c in range(cols):
             x0, y0, x1, y1 = grid.cell_box(r, c)
-            mx, my = 0.25 * (x1 - x0), 0.25 * (y1 - y0)
+            mx, my = cfg.centre_margin * (x1 - x0), cfg.centre_margin * (y1 - y0)
             patch = face[round(y0 + my):round(y1 - my), round(x0 + mx):round(x1 - mx)].reshape(-1, 3)
             if len(patch) == 0:
                 continue
@@ -141,7 +153,7 @@ def observe(face: NDArray[np.uint8], grid: Grid, px_per_mm: float,
             parts.append(patch)
     band = round(cfg.frame_band_mm[1] * px_per_mm) - round(cfg.frame_band_mm[0] * px_per_mm)
     edge = round(cfg.frame_band_mm[0] * px_per_mm)
-    corner = round(16 * px_per_mm)
+    corner = round(cfg.frame_corner_mm * px_per_mm)
     parts.append(face.reshape(-1, 3)[_frame_band(face.shape[:2], edge, band, corner)])
     lab = balanced_lab(np.concatenate(parts)[None, :, :], grid.paper)[0]  # one row: converted fastest
     n_cells = sum(n for _, n in cut)
@@ -154,9 +166,8 @@ def observe(face: NDArray[np.uint8], grid: Grid, px_per_mm: float,
         top = float(np.percentile(cell_chroma, cfg.chroma_percentile))
         strong_at = float(np.clip(cfg.chroma_share * top, cfg.grey_chroma, 2 * cfg.grey_chroma))
         strong = cell_chroma > strong_at
-        kinds = np.stack([strong & ((cell_hue < 45) | (cell_hue > 340)),          # red
-                          strong & (cell_hue >= 55) & (cell_hue < 105),           # yellow
-                          strong & (cell_hue >= 105) & (cell_hue < 200)], axis=1)  # green
+        kinds = np.stack([strong & _in_hues(cell_hue, cfg.symbol_hues[ch]) for ch in _SYMBOL_ORDER[1:]],
+                         axis=1)
         sizes = np.array([n for _, n in cut])
         starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
         shares = np.add.reduceat(kinds.astype(np.int64), starts, axis=0) / sizes[:, None]
