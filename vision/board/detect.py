@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -27,17 +27,49 @@ class _Line:
     middle: NDArray[np.float64]  # length-weighted middle of the pieces, (2,)
 
 
-def _edges(small: NDArray[np.uint8], cfg: BoardConfig, sensitivity: float = 1.0,
+@dataclass(frozen=True)
+class EdgeSource:
+    """The downscaled photo the outline search runs on, shared by its edge passes.
+
+    ``small`` is the ``(h, w, 3)`` uint8 BGR photo at most ``detect_side`` px on its long side and
+    ``scale`` its size over the photo's. :meth:`filtered` makes each pre-filtered copy once.
+    """
+
+    small: NDArray[np.uint8]
+    scale: float
+    median_px: int
+    _filtered: dict[bool, tuple[NDArray[np.uint8], NDArray[np.uint8]]] = field(default_factory=dict)
+
+    def filtered(self, median: bool) -> tuple[NDArray[np.uint8], NDArray[np.uint8]]:
+        """The ``(h, w, 3)`` uint8 Lab image of ``small`` median-filtered (``median``) or
+        Gaussian-blurred, and its ``(h, w)`` uint8 lightness stretched for a dim photo."""
+        if median not in self._filtered:
+            # a median filter removes thin lines (wood grain, cloth weave) but keeps the board's
+            # step edges; a board told from the table only by a thin printed border needs the blur
+            small = self.small
+            blur = cv2.medianBlur(small, self.median_px) if median else cv2.GaussianBlur(small, (5, 5), 0)
+            lab = cv2.cvtColor(blur, cv2.COLOR_BGR2LAB)
+            light = lab[:, :, 0]
+            top = float(np.percentile(light, 99))
+            if top > 1:
+                # a dim photo has weaker edges: stretch the lightness so thresholds mean the same
+                light = cv2.convertScaleAbs(light, alpha=min(4.0, 255.0 / top))
+            self._filtered[median] = lab, light
+        return self._filtered[median]
+
+
+def edge_source(image: NDArray[np.uint8], cfg: BoardConfig) -> EdgeSource:
+    """``image`` downscaled once for the passes of :func:`find_candidates`."""
+    h, w = image.shape[:2]
+    scale = min(1.0, cfg.detect_side / max(h, w))
+    small = image if scale == 1.0 else cv2.resize(image, (round(w * scale), round(h * scale)),
+                                                   interpolation=cv2.INTER_AREA)
+    return EdgeSource(small, scale, cfg.median_px)
+
+
+def _edges(source: EdgeSource, cfg: BoardConfig, sensitivity: float = 1.0,
            median: bool = True) -> NDArray[np.uint8]:
-    # a median filter removes thin lines (wood grain, cloth weave) but keeps the board's step
-    # edges; a board told from the table only by a thin printed border needs the plain blur
-    blur = cv2.medianBlur(small, cfg.median_px) if median else cv2.GaussianBlur(small, (5, 5), 0)
-    lab = cv2.cvtColor(blur, cv2.COLOR_BGR2LAB)
-    light = lab[:, :, 0]
-    top = float(np.percentile(light, 99))
-    if top > 1:
-        # a dim photo has weaker edges: stretch the lightness so thresholds mean the same
-        light = cv2.convertScaleAbs(light, alpha=min(4.0, 255.0 / top))
+    lab, light = source.filtered(median)
     lo, hi = cfg.canny_low * sensitivity, cfg.canny_high * sensitivity
     edges = cv2.Canny(light, lo, hi)
     for ch in (1, 2):
@@ -176,8 +208,8 @@ def _side_combinations(lines: list[_Line], cfg: BoardConfig,
     return out
 
 
-def find_candidates(image: NDArray[np.uint8], cfg: BoardConfig,
-                    sensitivity: float = 1.0, median: bool = True) -> list[NDArray[np.float64]]:
+def find_candidates(image: NDArray[np.uint8], cfg: BoardConfig, sensitivity: float = 1.0,
+                    median: bool = True, source: EdgeSource | None = None) -> list[NDArray[np.float64]]:
     """Quadrilaterals that may be the board, largest first.
 
     Parameters
@@ -188,6 +220,8 @@ def find_candidates(image: NDArray[np.uint8], cfg: BoardConfig,
         Multiplies the edge thresholds (below 1 finds fainter edges).
     median : bool
         Median pre-filter (ignores thin lines) rather than a Gaussian blur.
+    source : EdgeSource, optional
+        :func:`edge_source` of ``image``, shared by several passes; made here when None.
 
     Returns
     -------
@@ -195,11 +229,11 @@ def find_candidates(image: NDArray[np.uint8], cfg: BoardConfig,
         Corners in ``image`` pixels, ordered by :func:`order_corners`.
     """
     h, w = image.shape[:2]
-    scale = min(1.0, cfg.detect_side / max(h, w))
-    small = image if scale == 1.0 else cv2.resize(image, (round(w * scale), round(h * scale)),
-                                                   interpolation=cv2.INTER_AREA)
-    sh, sw = small.shape[:2]
-    edges = _edges(small, cfg, sensitivity, median)
+    if source is None:
+        source = edge_source(image, cfg)
+    scale = source.scale
+    sh, sw = source.small.shape[:2]
+    edges = _edges(source, cfg, sensitivity, median)
     contours, _ = cv2.findContours(edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
     area_img = float(sh * sw)
     scale_px = math.sqrt(area_img)

@@ -9,7 +9,7 @@ from numpy.typing import NDArray
 
 from vision.board.classify import classify
 from vision.board.config import BoardConfig, default_config
-from vision.board.detect import find_candidates, rectify, refine_corners
+from vision.board.detect import edge_source, find_candidates, rectify, refine_corners
 from vision.board.lattice import find_lattice_candidates, lattice_corners
 from vision.board.learn import TokenModel, default_model
 from vision.board.spots import Grid, fit_grid, sample_spots
@@ -99,8 +99,10 @@ def locate(image: NDArray[np.uint8], config: BoardConfig | None = None) -> Locat
     img = check_image(image)
     fits: list[Located] = []
     near: list[Located] = []
+    source = edge_source(img, cfg)
     for sensitivity, median in zip(cfg.edge_sensitivity, cfg.edge_median, strict=True):
-        cands = _likely(img, find_candidates(img, cfg, sensitivity, bool(median))[: cfg.max_screened], cfg)
+        outlines = find_candidates(img, cfg, sensitivity, bool(median), source)
+        cands = _likely(img, outlines[: cfg.max_screened], cfg)
         got, almost = _screen(img, cands, cfg)
         fits.extend(got)
         near.extend(almost)
