@@ -194,12 +194,18 @@ def _blobs(small: NDArray[np.uint8], cfg: BoardConfig) -> tuple[NDArray[np.float
     for s in sigmas:
         blur = cv2.GaussianBlur(lab, (0, 0), float(s))
         lap = cv2.Laplacian(blur, cv2.CV_32F, ksize=3) * float(s * s)  # (H, W, 3)
-        stack.append(np.sqrt((lap * lap).sum(axis=2)))
+        # the channels' squares summed one plane at a time (as a sum over the last axis adds them)
+        c0, c1, c2 = cv2.split(lap)
+        sq = c0 * c0
+        sq += c1 * c1
+        sq += c2 * c2
+        stack.append(np.sqrt(sq))
     resp = np.stack(stack)  # (K, H, W)
     # local maxima over space and scale
-    peak = cv2.dilate(resp.transpose(1, 2, 0), np.ones((3, 3), np.uint8))
-    peak = np.atleast_3d(peak).transpose(2, 0, 1)
-    across = np.maximum(np.roll(peak, 1, axis=0), np.roll(peak, -1, axis=0))
+    box = np.ones((3, 3), np.uint8)
+    peak = np.stack([cv2.dilate(r, box) for r in stack])
+    across = np.empty_like(peak)
+    across[1:-1] = np.maximum(peak[:-2], peak[2:])
     across[0], across[-1] = peak[1], peak[-2]
     is_max = (resp >= peak) & (resp >= across) & (resp > cfg.lattice_min_blob)
     k, y, x = np.nonzero(is_max)
@@ -369,10 +375,13 @@ def find_lattice_candidates(image: NDArray[np.uint8], cfg: BoardConfig) -> list[
     small = image if scale == 1.0 else cv2.resize(image, (round(w * scale), round(h * scale)),
                                                    interpolation=cv2.INTER_AREA)
     pts, sig = _blobs(small, cfg)
+    lattices = _hypotheses(pts, sig, cfg)
+    out: list[NDArray[np.float64]] = []
+    if not lattices:
+        return out
     gray = cv2.GaussianBlur(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY).astype(np.float32), (0, 0), 1.0)
     grads = cv2.Sobel(gray, cv2.CV_32F, 1, 0, ksize=3), cv2.Sobel(gray, cv2.CV_32F, 0, 1, ksize=3)
-    out: list[NDArray[np.float64]] = []
-    for _, hom in _hypotheses(pts, sig, cfg):
+    for _, hom in lattices:
         # the window may be a row or column off (spots under a hand, blobs beside the board):
         # its eight neighbours are candidates too, and the grid screen tells
         for di, dj in sorted(itertools.product((-1, 0, 1), repeat=2), key=lambda d: abs(d[0]) + abs(d[1])):
