@@ -85,28 +85,35 @@ def _line_groups(contour: NDArray[np.int32], cfg: BoardConfig, scale: float) -> 
     poly = poly.astype(np.float64)
     if len(poly) < 4:
         return []
-    segs = [(poly[i], poly[(i + 1) % len(poly)]) for i in range(len(poly))]
-    segs.sort(key=lambda s: -float(np.linalg.norm(s[1] - s[0])))
+    ends = np.roll(poly, -1, axis=0)
+    # (integer vertices: the squared lengths are exact, so this order is that of any exact norm)
+    lengths = np.sqrt(((ends - poly) ** 2).sum(axis=1))
+    order = np.argsort(-lengths, kind="stable")
+    order = order[lengths[order] >= cfg.min_segment_frac * scale]
     max_ang = math.radians(cfg.line_angle_deg)
     max_dist = cfg.line_dist_frac * scale
-    groups: list[list[tuple[NDArray[np.float64], NDArray[np.float64], float]]] = []
-    heads: list[tuple[NDArray[np.float64], NDArray[np.float64]]] = []
-    for a, b in segs:
-        length = float(np.linalg.norm(b - a))
-        if length < cfg.min_segment_frac * scale:
-            break
-        d = (b - a) / length
-        mid = (a + b) / 2
-        for g, (p0, d0) in zip(groups, heads, strict=True):
-            cross = abs(d[0] * d0[1] - d[1] * d0[0])
-            off = mid - p0
-            dist = abs(off[0] * d0[1] - off[1] * d0[0])
-            if cross < math.sin(max_ang) and dist < max_dist:
-                g.append((a, b, length))
+    seg_a, seg_b, seg_len = poly[order], ends[order], lengths[order]
+    unit = (seg_b - seg_a) / seg_len[:, None]
+    mid = (seg_a + seg_b) / 2
+    # match[i, j]: segment i lies on the line of segment j (direction and distance from its middle)
+    cross = np.abs(unit[:, None, 0] * unit[None, :, 1] - unit[:, None, 1] * unit[None, :, 0])
+    off = mid[:, None, :] - mid[None, :, :]
+    dist = np.abs(off[..., 0] * unit[None, :, 1] - off[..., 1] * unit[None, :, 0])
+    match = ((cross < math.sin(max_ang)) & (dist < max_dist)).tolist()
+    # longest first, each segment joins the first line it lies on, else starts a line
+    first: list[int] = []
+    members: list[list[int]] = []
+    for i in range(len(order)):
+        row = match[i]
+        for g, j in enumerate(first):
+            if row[j]:
+                members[g].append(i)
                 break
         else:
-            groups.append([(a, b, length)])
-            heads.append((mid, d))
+            first.append(i)
+            members.append([i])
+    groups = [[(seg_a[i], seg_b[i], float(seg_len[i])) for i in m] for m in members]
+    heads = [(mid[j], unit[j]) for j in first]
     lines: list[_Line] = []
     for g, (_, d0) in zip(groups, heads, strict=True):
         # length-weighted mean direction (signs aligned with the longest piece) and middle
