@@ -27,23 +27,27 @@ class _Line:
     middle: NDArray[np.float64]  # length-weighted middle of the pieces, (2,)
 
 
+_Derivatives = tuple[tuple[NDArray[np.int16], NDArray[np.int16]], ...]
+
+
 @dataclass(frozen=True)
 class EdgeSource:
     """The downscaled photo the outline search runs on, shared by its edge passes.
 
     ``small`` is the ``(h, w, 3)`` uint8 BGR photo at most ``detect_side`` px on its long side and
-    ``scale`` its size over the photo's. :meth:`filtered` makes each pre-filtered copy once.
+    ``scale`` its size over the photo's. :meth:`derivatives` filters it once per pre-filter.
     """
 
     small: NDArray[np.uint8]
     scale: float
     median_px: int
-    _filtered: dict[bool, tuple[NDArray[np.uint8], NDArray[np.uint8]]] = field(default_factory=dict)
+    _derivatives: dict[bool, _Derivatives] = field(default_factory=dict)
 
-    def filtered(self, median: bool) -> tuple[NDArray[np.uint8], NDArray[np.uint8]]:
-        """The ``(h, w, 3)`` uint8 Lab image of ``small`` median-filtered (``median``) or
-        Gaussian-blurred, and its ``(h, w)`` uint8 lightness stretched for a dim photo."""
-        if median not in self._filtered:
+    def derivatives(self, median: bool) -> _Derivatives:
+        """The x and y Sobel derivatives (as :func:`cv2.Canny` takes them: 3x3, replicated
+        border; ``(h, w)`` int16 arrays) of the lightness, a and b channels of ``small``
+        median-filtered (``median``) or Gaussian-blurred, the lightness stretched for a dim photo."""
+        if median not in self._derivatives:
             # a median filter removes thin lines (wood grain, cloth weave) but keeps the board's
             # step edges; a board told from the table only by a thin printed border needs the blur
             small = self.small
@@ -54,8 +58,12 @@ class EdgeSource:
             if top > 1:
                 # a dim photo has weaker edges: stretch the lightness so thresholds mean the same
                 light = cv2.convertScaleAbs(light, alpha=min(4.0, 255.0 / top))
-            self._filtered[median] = lab, light
-        return self._filtered[median]
+            self._derivatives[median] = tuple(
+                (cv2.Sobel(ch, cv2.CV_16S, 1, 0, ksize=3, borderType=cv2.BORDER_REPLICATE),
+                 cv2.Sobel(ch, cv2.CV_16S, 0, 1, ksize=3, borderType=cv2.BORDER_REPLICATE))
+                for ch in (np.ascontiguousarray(light), np.ascontiguousarray(lab[:, :, 1]),
+                           np.ascontiguousarray(lab[:, :, 2])))
+        return self._derivatives[median]
 
 
 def edge_source(image: NDArray[np.uint8], cfg: BoardConfig) -> EdgeSource:
@@ -69,11 +77,11 @@ def edge_source(image: NDArray[np.uint8], cfg: BoardConfig) -> EdgeSource:
 
 def _edges(source: EdgeSource, cfg: BoardConfig, sensitivity: float = 1.0,
            median: bool = True) -> NDArray[np.uint8]:
-    lab, light = source.filtered(median)
+    (lx, ly), (ax, ay), (bx, by) = source.derivatives(median)
     lo, hi = cfg.canny_low * sensitivity, cfg.canny_high * sensitivity
-    edges = cv2.Canny(light, lo, hi)
-    for ch in (1, 2):
-        edges |= cv2.Canny(lab[:, :, ch], lo / 2, hi / 2)
+    edges = cv2.Canny(lx, ly, lo, hi)
+    edges |= cv2.Canny(ax, ay, lo / 2, hi / 2)
+    edges |= cv2.Canny(bx, by, lo / 2, hi / 2)
     if cfg.close_px > 1:
         k = cv2.getStructuringElement(cv2.MORPH_RECT, (cfg.close_px, cfg.close_px))
         edges = cv2.morphologyEx(edges, cv2.MORPH_CLOSE, k)
