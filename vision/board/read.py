@@ -42,29 +42,41 @@ def check_image(image: object) -> NDArray[np.uint8]:
 
 
 def _likely(image: NDArray[np.uint8], candidates: list[NDArray[np.float64]],
-            cfg: BoardConfig) -> list[NDArray[np.float64]]:
+            cfg: BoardConfig, seen: dict[bytes, float] | None = None) -> list[NDArray[np.float64]]:
     """The ``max_candidates`` most board-like candidates (in their order), by a quick lattice fit
-    on a small rectification."""
+    on a small rectification; ``seen`` keeps the fits by the candidate's corners (several edge
+    passes find the same quadrilateral)."""
     if len(candidates) <= cfg.max_candidates:
         return candidates
-    quick = [fit_grid(rectify(image, q, cfg.screen_size)[0], cfg).score for q in candidates]
+    seen = {} if seen is None else seen
+    quick = []
+    for q in candidates:
+        key = q.tobytes()
+        if key not in seen:
+            seen[key] = fit_grid(rectify(image, q, cfg.screen_size)[0], cfg).score
+        quick.append(seen[key])
     keep = sorted(np.argsort(quick)[::-1][: cfg.max_candidates])
     return [candidates[i] for i in keep]
 
 
-def _screen(image: NDArray[np.uint8], candidates: list[NDArray[np.float64]],
-            cfg: BoardConfig) -> tuple[list[Located], list[Located]]:
+def _screen(image: NDArray[np.uint8], candidates: list[NDArray[np.float64]], cfg: BoardConfig,
+            seen: dict[bytes, Located] | None = None) -> tuple[list[Located], list[Located]]:
     """The candidates, refined and rectified, on which a 5x5 spot lattice fits well enough; and
-    those on which it nearly does (grid quality from ``lattice_rescue_quality``)."""
+    those on which it nearly does (grid quality from ``lattice_rescue_quality``). ``seen`` keeps
+    each screened candidate by its coarse corners, for the next edge pass."""
+    seen = {} if seen is None else seen
     fits, near = [], []
     for coarse in candidates:
-        corners = refine_corners(image, coarse, cfg)
-        rect, _ = rectify(image, corners, cfg.rect_size)
-        grid = fit_grid(rect, cfg)
-        if grid.quality >= cfg.min_grid_quality:
-            fits.append(Located(corners, rect, grid))
-        elif grid.quality >= cfg.lattice_rescue_quality:
-            near.append(Located(corners, rect, grid))
+        key = coarse.tobytes()
+        if key not in seen:
+            corners = refine_corners(image, coarse, cfg)
+            rect, _ = rectify(image, corners, cfg.rect_size)
+            seen[key] = Located(corners, rect, fit_grid(rect, cfg))
+        found = seen[key]
+        if found.grid.quality >= cfg.min_grid_quality:
+            fits.append(found)
+        elif found.grid.quality >= cfg.lattice_rescue_quality:
+            near.append(found)
     return fits, near
 
 
@@ -100,10 +112,13 @@ def locate(image: NDArray[np.uint8], config: BoardConfig | None = None) -> Locat
     fits: list[Located] = []
     near: list[Located] = []
     source = edge_source(img, cfg)
+    # the edge passes find many of the same quadrilaterals: each is fitted once
+    quick: dict[bytes, float] = {}
+    screened: dict[bytes, Located] = {}
     for sensitivity, median in zip(cfg.edge_sensitivity, cfg.edge_median, strict=True):
         outlines = find_candidates(img, cfg, sensitivity, bool(median), source)
-        cands = _likely(img, outlines[: cfg.max_screened], cfg)
-        got, almost = _screen(img, cands, cfg)
+        cands = _likely(img, outlines[: cfg.max_screened], cfg, quick)
+        got, almost = _screen(img, cands, cfg, screened)
         fits.extend(got)
         near.extend(almost)
         # a weak lattice may sit in a wrong quadrilateral: try the next edge pass too
