@@ -120,8 +120,8 @@ def _lattices(image: NDArray[np.uint8], quad: detect_mod.CardQuad, cfg: CardsCon
     return _Lattices(face, lines, grids)
 
 
-def _prepare(image: NDArray[np.uint8], quad: detect_mod.CardQuad, catalog: Catalog,
-             cfg: CardsConfig, seen: _Lattices | None = None) -> CardReading | _Prepared | None:
+def _prepare_quad(image: NDArray[np.uint8], quad: detect_mod.CardQuad, catalog: Catalog,
+                  cfg: CardsConfig, seen: _Lattices | None = None) -> CardReading | _Prepared | None:
     """Everything up to the mark decisions; a finished reading for a cut or unknown card,
     ``None`` when the quad shows no grid of cells (not a map card). ``seen``: the quad's
     :func:`_lattices` when already found."""
@@ -201,6 +201,38 @@ def _prepare(image: NDArray[np.uint8], quad: detect_mod.CardQuad, catalog: Catal
     ref = reference_ink(catalog, ident.card.id, printed, cfg) if ident.card is not None else None
     ink = marks_mod.cell_ink(face.image, grid, printed, cfg.marks)
     return _Prepared(face, grid, obs, ident, printed, ref, ink)
+
+
+def _squareness(grid: grid_mod.Grid) -> float:
+    """How far a lattice's cells are from square: the larger of the two side ratios, less 1."""
+    dx = float(grid.xs[-1] - grid.xs[0]) / (len(grid.xs) - 1)
+    dy = float(grid.ys[-1] - grid.ys[0]) / (len(grid.ys) - 1)
+    return max(dx / dy, dy / dx) - 1.0
+
+
+def _prepare(image: NDArray[np.uint8], quad: detect_mod.CardQuad, catalog: Catalog,
+             cfg: CardsConfig, seen: _Lattices | None = None) -> CardReading | _Prepared | None:
+    """:func:`_prepare_quad`, and again on the card's outline found anew around its grid
+    (:func:`vision.cards.rectify.reoutline`) when the face's cells come out clearly non-square:
+    every card's cells are square, so that outline was not the card's (its inner frame, a grid
+    line or the grid box). The new reading is kept when it is better: identified where the old
+    one was not, or with squarer cells and no worse a catalog fit, and with no fewer cells."""
+    p = _prepare_quad(image, quad, catalog, cfg, seen)
+    if not isinstance(p, _Prepared) or _squareness(p.grid) <= cfg.rectify.square_tol:
+        return p
+    corners = rectify_mod.reoutline(image, p.face.to_face, p.grid.xs, p.grid.ys,
+                                    cfg.grid.cell_mm_range, cfg.rectify)
+    if corners is None:
+        return p
+    area = float(cv2.contourArea(corners.astype(np.float32)))
+    q = _prepare_quad(image, detect_mod.CardQuad(corners, False, area), catalog, cfg)
+    if not isinstance(q, _Prepared) or q.grid.shape[0] * q.grid.shape[1] < p.grid.shape[0] * p.grid.shape[1]:
+        # the same grid seen through its card's outline holds no fewer cells
+        return p
+    old = (p.ident.card is not None, p.ident.score + p.ident.margin)
+    new = (q.ident.card is not None, q.ident.score + q.ident.margin)
+    squarer = _squareness(q.grid) < _squareness(p.grid)
+    return q if new[0] > old[0] or (new[0] == old[0] and squarer and new[1] >= old[1]) else p
 
 
 def _templates(prepared: list[_Prepared], cfg: CardsConfig) -> dict[str, NDArray[np.bool_]]:

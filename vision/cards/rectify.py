@@ -26,6 +26,13 @@ class RectifyConfig:
     corner_patch_mm: float
     corner_inset_mm: float
     min_margin: float
+    square_tol: float
+    outline_margin_cells: float
+    outline_px_per_cell: float
+    outline_min_gap: float
+    outline_aspect_tol: float
+    outline_min_edge: float
+    outline_keep: float
 
 
 @cache
@@ -107,3 +114,134 @@ def rectify(image: NDArray[np.uint8], corners: NDArray[np.float64],
         m = flip @ m
     conf = float(min(1.0, abs(score) / max(cfg.min_margin, 1e-6) * 0.5))
     return Face(face, q, m, conf)
+
+
+def lattice_homography(to_face: NDArray[np.float64], xs: NDArray[np.float64],
+                       ys: NDArray[np.float64]) -> NDArray[np.float64]:
+    """The map ``(3, 3)`` from square-lattice units (one unit per cell side, the grid's top-left
+    line crossing at the origin) to photo pixels, for a lattice found at lines ``xs`` and ``ys``
+    (face pixels) on a face made with ``to_face`` (photo to face).
+
+    Every card's cells are square: whatever outline the face was cut from, the lattice's own
+    spacing along each axis gives the card's true perspective.
+    """
+    dx = float(xs[-1] - xs[0]) / (len(xs) - 1)
+    dy = float(ys[-1] - ys[0]) / (len(ys) - 1)
+    unit = np.array([[dx, 0.0, float(xs[0])], [0.0, dy, float(ys[0])], [0.0, 0.0, 1.0]])
+    return np.linalg.inv(to_face) @ unit
+
+
+def _edge_profiles(view: NDArray[np.uint8], k: float, margin: float, shape: tuple[int, int],
+                   ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """The edge strength across each column (along u) and each row (along v) of a lattice view,
+    the median over the grid's own span (a card's side runs along the whole of it)."""
+    rows, cols = shape
+    v = view.astype(np.float32)
+    gx = np.abs(cv2.Sobel(v, cv2.CV_32F, 1, 0, ksize=3)).max(axis=2)
+    gy = np.abs(cv2.Sobel(v, cv2.CV_32F, 0, 1, ksize=3)).max(axis=2)
+    y0, y1 = round(margin * k), round((margin + rows) * k)
+    x0, x1 = round(margin * k), round((margin + cols) * k)
+    pu = np.median(gx[y0:y1], axis=0).astype(np.float64)
+    pv = np.median(gy[:, x0:x1], axis=1).astype(np.float64)
+    return pu, pv
+
+
+def _best_spans(lo: NDArray[np.float64], hi: NDArray[np.float64], off: int,
+                ) -> tuple[NDArray[np.float64], NDArray[np.int_], NDArray[np.int_]]:
+    """For every span ``d`` (samples) between a lo side at ``i`` and a hi side at ``off + j``,
+    the best ``lo[i] + hi[j]`` with ``off + j - i = d`` and its ``i`` and ``j``
+    (``-inf`` where no pair spans ``d``)."""
+    i, j = np.meshgrid(np.arange(len(lo)), np.arange(len(hi)), indexing="ij")
+    tot = (lo[:, None] + hi[None, :]).ravel()
+    d = (off + j - i).ravel()
+    order = np.lexsort((tot, d))  # by span, best last
+    d, tot, i, j = d[order], tot[order], i.ravel()[order], j.ravel()[order]
+    last = np.r_[d[1:] != d[:-1], True]
+    n = off + len(hi)
+    best = np.full(n, -np.inf)
+    bi = np.zeros(n, np.int_)
+    bj = np.zeros(n, np.int_)
+    best[d[last]], bi[d[last]], bj[d[last]] = tot[last], i[last], j[last]
+    return best, bi, bj
+
+
+def reoutline(image: NDArray[np.uint8], to_face: NDArray[np.float64], xs: NDArray[np.float64],
+              ys: NDArray[np.float64], cell_mm_range: tuple[float, float],
+              config: RectifyConfig | None = None) -> NDArray[np.float64] | None:
+    """The card's outline found again around its grid.
+
+    The photo is viewed through :func:`lattice_homography` (square cells); beyond the grid,
+    along its own axes, the card's sides are edges parallel to the grid's sides (each at least
+    ``outline_min_edge`` strong along the grid's whole span). Of the sets of four that make a
+    ``card_mm`` card (either way round, within ``outline_aspect_tol``) with cells of
+    ``cell_mm_range`` millimetres, the largest of those with at least ``outline_keep`` of the
+    strongest total is the card's outline (a card's inner frame is card-shaped too).
+
+    Parameters
+    ----------
+    image : (H, W, 3) uint8 array
+        The full-resolution BGR photo.
+    to_face : (3, 3) float64 array
+        Photo-to-face map of the face the lattice was found on.
+    xs, ys : float64 arrays
+        The lattice's lines in face pixels.
+
+    Returns
+    -------
+    (4, 2) float64 array or None
+        Corners in photo pixels (clockwise), ``None`` when no card-shaped outline was found.
+    """
+    cfg = config or default_config()
+    rows, cols = len(ys) - 1, len(xs) - 1
+    lat = lattice_homography(to_face, xs, ys)
+    card_w, card_h = sorted(cfg.card_mm)
+    big = max(card_w, card_h) / cell_mm_range[0]
+    margin = min(cfg.outline_margin_cells, big)
+    k = cfg.outline_px_per_cell
+    size = (round((cols + 2 * margin) * k), round((rows + 2 * margin) * k))
+    view_to_lat = np.array([[1.0 / k, 0.0, -margin], [0.0, 1.0 / k, -margin], [0.0, 0.0, 1.0]])
+    m = lat @ view_to_lat
+    view = cv2.warpPerspective(image, m, size, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                               borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0))
+    pu, pv = _edge_profiles(view, k, margin, (rows, cols))
+    # a card's side is an edge along the whole grid: weaker lines are no side
+    pu[pu < cfg.outline_min_edge] = -np.inf
+    pv[pv < cfg.outline_min_edge] = -np.inf
+    gap = round(cfg.outline_min_gap * k)
+    # the sides lie beyond the grid: lo sides before its first line, hi sides past its last
+    n_lo = max(0, round(margin * k) - gap)
+    left, top = pu[:n_lo], pv[:n_lo]
+    right = pu[round((margin + cols) * k) + gap:]
+    bottom = pv[round((margin + rows) * k) + gap:]
+    if min(len(left), len(right), len(top), len(bottom)) < 2:
+        return None
+    off_u = round((margin + cols) * k) + gap
+    off_v = round((margin + rows) * k) + gap
+    wbest, wi, wj = _best_spans(left, right, off_u)
+    hbest, hi_, hj = _best_spans(top, bottom, off_v)
+    found: list[tuple[float, float, int, int, int, int]] = []  # score, area, sides
+    for sw in np.nonzero(np.isfinite(wbest))[0]:
+        width = sw / k  # cells
+        for w_mm, h_mm in ((card_w, card_h), (card_h, card_w)):
+            cell = w_mm / width
+            if not cell_mm_range[0] <= cell <= cell_mm_range[1]:
+                continue
+            height = h_mm / cell * k  # samples
+            lo_h = max(0, int(np.ceil(height * (1.0 - cfg.outline_aspect_tol))))
+            hi_h = min(len(hbest), int(np.floor(height * (1.0 + cfg.outline_aspect_tol))) + 1)
+            if hi_h <= lo_h:
+                continue
+            sh = lo_h + int(np.argmax(hbest[lo_h:hi_h]))
+            score = float(wbest[sw] + hbest[sh])
+            if np.isfinite(score):
+                found.append((score, float(sw * sh), int(wi[sw]), int(wj[sw]) + off_u,
+                              int(hi_[sh]), int(hj[sh]) + off_v))
+    if not found:
+        return None
+    # a card's inner frame is card-shaped too, and may be the stronger edge: the outline is the
+    # largest card-shaped one of nearly the strongest
+    top_score = max(f[0] for f in found)
+    best = max((f for f in found if f[0] >= cfg.outline_keep * top_score), key=lambda f: f[1])
+    u0, u1, v0, v1 = (x / k - margin for x in best[2:])
+    pts = np.array([[[u0, v0], [u1, v0], [u1, v1], [u0, v1]]], np.float64)
+    return cv2.perspectiveTransform(pts, lat).reshape(4, 2)
