@@ -16,7 +16,7 @@ from numpy.typing import NDArray
 
 from vision.board import default_config, read
 from vision.board.config import BoardConfig
-from vision.board.detect import _edges, _line_groups, edge_source, find_candidates
+from vision.board.detect import _edges, _line_groups, _percentile_99, edge_source, find_candidates
 from vision.board.lattice import _blobs
 from vision.board.read import _screen
 from vision.synth.board import render_board_scene
@@ -64,6 +64,16 @@ def test_a_shared_source_gives_each_pass_its_own_candidates(scene_image: NDArray
         alone = find_candidates(scene_image, cfg, sensitivity, bool(median))
         assert len(shared) == len(alone)
         assert all(np.array_equal(a, b) for a, b in zip(shared, alone, strict=True))
+
+
+def test_the_histogram_percentile_is_numpys(rng: np.random.Generator) -> None:
+    sizes = ((1, 1), (3, 7), (50, 101), (360, 640))
+    images = [rng.integers(0, 256, (h, w), dtype=np.uint8) for h, w in sizes]
+    images += [np.full((20, 30), 7, np.uint8), (rng.random((99, 100)) * 3).astype(np.uint8)]
+    step = np.zeros((10, 10), np.uint8)
+    step[9, 9] = 200  # the two order statistics differ: numpy's interpolation
+    for image in [*images, step]:
+        assert _percentile_99(image) == float(np.percentile(image, 99))
 
 
 def _plain_groups(poly: NDArray[np.float64], cfg: BoardConfig,
