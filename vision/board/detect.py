@@ -46,12 +46,13 @@ def _percentile_99(light: NDArray[np.uint8]) -> float:
 _Derivatives = tuple[tuple[NDArray[np.int16], NDArray[np.int16]], ...]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class EdgeSource:
     """The downscaled photo the outline search runs on, shared by its edge passes.
 
     ``small`` is the ``(h, w, 3)`` uint8 BGR photo at most ``detect_side`` px on its long side and
-    ``scale`` its size over the photo's. :meth:`derivatives` filters it once per pre-filter.
+    ``scale`` its size over the photo's. :meth:`derivatives` filters it once per pre-filter and
+    keeps the result (one source serves one photo, in one call of the reader).
     """
 
     small: NDArray[np.uint8]
