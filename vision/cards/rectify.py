@@ -174,8 +174,9 @@ def reoutline(image: NDArray[np.uint8], to_face: NDArray[np.float64], xs: NDArra
     along its own axes, the card's sides are edges parallel to the grid's sides (each at least
     ``outline_min_edge`` strong along the grid's whole span). Of the sets of four that make a
     ``card_mm`` card (either way round, within ``outline_aspect_tol``) with cells of
-    ``cell_mm_range`` millimetres, the largest of those with at least ``outline_keep`` of the
-    strongest total is the card's outline (a card's inner frame is card-shaped too).
+    ``cell_mm_range`` millimetres, the largest of those the same way round as the strongest and
+    with at least ``outline_keep`` of its total is the card's outline (a card's inner frame is
+    card-shaped too).
 
     Parameters
     ----------
@@ -219,10 +220,10 @@ def reoutline(image: NDArray[np.uint8], to_face: NDArray[np.float64], xs: NDArra
     off_v = round((margin + rows) * k) + gap
     wbest, wi, wj = _best_spans(left, right, off_u)
     hbest, hi_, hj = _best_spans(top, bottom, off_v)
-    found: list[tuple[float, float, int, int, int, int]] = []  # score, area, sides
+    found: list[tuple[float, float, int, int, int, int, int]] = []  # score, area, sides, way round
     for sw in np.nonzero(np.isfinite(wbest))[0]:
         width = sw / k  # cells
-        for w_mm, h_mm in ((card_w, card_h), (card_h, card_w)):
+        for way, (w_mm, h_mm) in enumerate(((card_w, card_h), (card_h, card_w))):
             cell = w_mm / width
             if not cell_mm_range[0] <= cell <= cell_mm_range[1]:
                 continue
@@ -235,13 +236,14 @@ def reoutline(image: NDArray[np.uint8], to_face: NDArray[np.float64], xs: NDArra
             score = float(wbest[sw] + hbest[sh])
             if np.isfinite(score):
                 found.append((score, float(sw * sh), int(wi[sw]), int(wj[sw]) + off_u,
-                              int(hi_[sh]), int(hj[sh]) + off_v))
+                              int(hi_[sh]), int(hj[sh]) + off_v, way))
     if not found:
         return None
     # a card's inner frame is card-shaped too, and may be the stronger edge: the outline is the
-    # largest card-shaped one of nearly the strongest
-    top_score = max(f[0] for f in found)
-    best = max((f for f in found if f[0] >= cfg.outline_keep * top_score), key=lambda f: f[1])
-    u0, u1, v0, v1 = (x / k - margin for x in best[2:])
+    # largest card-shaped one of nearly the strongest, the same way round as the strongest (the
+    # other way round, sides of the neighbours may make a card's shape)
+    top = max(found)
+    best = max((f for f in found if f[0] >= cfg.outline_keep * top[0] and f[6] == top[6]), key=lambda f: f[1])
+    u0, u1, v0, v1 = (x / k - margin for x in best[2:6])
     pts = np.array([[[u0, v0], [u1, v0], [u1, v1], [u0, v1]]], np.float64)
     return cv2.perspectiveTransform(pts, lat).reshape(4, 2)
