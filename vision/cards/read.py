@@ -191,9 +191,7 @@ def _prepare_quad(image: NDArray[np.uint8], quad: detect_mod.CardQuad, catalog: 
     if ident.card is None and not grid.whole:
         # a card with faint lattice lines but neither a clear grid nor a known layout: report it
         # as unknown, every position uncertain, no mark claimed
-        cells = tuple((int(r), int(c)) for r in range(grid.shape[0]) for c in range(grid.shape[1]))
-        return CardReading(None, obs.colour, 0.0, _quad(face.corners), (), cells, False, False,
-                           0, grid.shape, _quad(_grid_box(grid, face.to_face)))
+        return _unknown(face, grid, obs.colour)
     if ident.card is not None:
         printed = ident.card.grid(ident.rotation)
     else:
@@ -201,6 +199,14 @@ def _prepare_quad(image: NDArray[np.uint8], quad: detect_mod.CardQuad, catalog: 
     ref = reference_ink(catalog, ident.card.id, printed, cfg) if ident.card is not None else None
     ink = marks_mod.cell_ink(face.image, grid, printed, cfg.marks)
     return _Prepared(face, grid, obs, ident, printed, ref, ink)
+
+
+def _unknown(face: rectify_mod.Face, grid: grid_mod.Grid, colour: str | None) -> CardReading:
+    """An unknown complete card's reading: every position of its lattice uncertain, no mark
+    claimed."""
+    cells = tuple((int(r), int(c)) for r in range(grid.shape[0]) for c in range(grid.shape[1]))
+    return CardReading(None, colour, 0.0, _quad(face.corners), (), cells, False, False,
+                       0, grid.shape, _quad(_grid_box(grid, face.to_face)))
 
 
 def _squareness(grid: grid_mod.Grid) -> float:
@@ -215,8 +221,10 @@ def _prepare(image: NDArray[np.uint8], quad: detect_mod.CardQuad, catalog: Catal
     """:func:`_prepare_quad`, and again on the card's outline found anew around its grid
     (:func:`vision.cards.rectify.reoutline`) when the face's cells come out clearly non-square:
     every card's cells are square, so that outline was not the card's (its inner frame, a grid
-    line or the grid box). The new reading is kept when it is better: identified where the old
-    one was not, or with squarer cells and no worse a catalog fit, and with no fewer cells."""
+    line or the grid box). The new reading is kept when it has no fewer cells and is better:
+    identified where the old one was not, or with squarer cells and no worse a catalog fit (or
+    the same card). A card identified on cells further than ``rectify.square_doubt`` from square
+    is unknown when the new face shows square cells (or an unknown grid) yet reads no better."""
     p = _prepare_quad(image, quad, catalog, cfg, seen)
     if not isinstance(p, _Prepared) or _squareness(p.grid) <= cfg.rectify.square_tol:
         return p
@@ -226,13 +234,25 @@ def _prepare(image: NDArray[np.uint8], quad: detect_mod.CardQuad, catalog: Catal
         return p
     area = float(cv2.contourArea(corners.astype(np.float32)))
     q = _prepare_quad(image, detect_mod.CardQuad(corners, False, area), catalog, cfg)
-    if not isinstance(q, _Prepared) or q.grid.shape[0] * q.grid.shape[1] < p.grid.shape[0] * p.grid.shape[1]:
+    n_cells = p.grid.shape[0] * p.grid.shape[1]
+    doubt = p.ident.card is not None and _squareness(p.grid) > cfg.rectify.square_doubt
+    if isinstance(q, CardReading) and q.grid_shape is not None and doubt \
+            and q.grid_shape[0] * q.grid_shape[1] >= n_cells:
+        # the card's outline shows a grid the catalog does not know: the old guess is no reading
+        return q
+    if not isinstance(q, _Prepared) or q.grid.shape[0] * q.grid.shape[1] < n_cells:
         # the same grid seen through its card's outline holds no fewer cells
         return p
     old = (p.ident.card is not None, p.ident.score + p.ident.margin)
     new = (q.ident.card is not None, q.ident.score + q.ident.margin)
     squarer = _squareness(q.grid) < _squareness(p.grid)
-    return q if new[0] > old[0] or (new[0] == old[0] and squarer and new[1] >= old[1]) else p
+    same = q.ident.card is not None and p.ident.card is not None and q.ident.card.id == p.ident.card.id
+    if new[0] > old[0] or (new[0] == old[0] and squarer and (new[1] >= old[1] or same)):
+        return q
+    if doubt and _squareness(q.grid) <= cfg.rectify.square_tol:
+        # read on a face of square cells, the card is not the one the old face suggested
+        return _unknown(q.face, q.grid, q.obs.colour)
+    return p
 
 
 def _templates(prepared: list[_Prepared], cfg: CardsConfig) -> dict[str, NDArray[np.bool_]]:

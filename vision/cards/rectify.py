@@ -33,6 +33,7 @@ class RectifyConfig:
     outline_aspect_tol: float
     outline_min_edge: float
     outline_keep: float
+    square_doubt: float
 
 
 @cache
