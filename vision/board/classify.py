@@ -455,6 +455,11 @@ def classify(samples: SpotSamples, model: TokenModel, cfg: BoardConfig) -> Class
     letters = np.array(["?"] * 25, dtype="<U1")
     conf = np.zeros(25)
     covered = (bg_dev > cfg.background_shift_max).sum(-1) >= 2
+    if samples.ring is not None:
+        # ... when the spot's own circular edge is hidden too: a hand over the spot hides its
+        # edge, a glare or a shadow across the board around it leaves the edge visible
+        ring = samples.ring.reshape(25)
+        covered &= ring < cfg.ring_missing * float(np.median(ring))
     # spots whose circular edge is hidden, in a group reaching in from the board's edge
     ringless = np.zeros(25, bool) if samples.ring is None else missing_rings(samples.ring, cfg).reshape(25)
     g = f["g"].reshape(25, 3)

@@ -184,7 +184,12 @@ def sample_spots(rect: NDArray[np.uint8], grid: Grid, cfg: BoardConfig) -> SpotS
     rxi = np.clip(centres[:, 0:1] + rdx[None, :], 0, size - 1)
     ryi = np.clip(centres[:, 1:2] + rdy[None, :], 0, size - 1)
     rim = np.einsum("npc,ps->nsc", img[ryi, rxi], rim_hot)
-    q25, q75 = np.percentile(luma[yi, xi], [25, 75], axis=1)
+    # the emblem's texture, not a smooth change of the light across the spot (a glare's slope, a
+    # shadow's gradient): the spread of the brightness about its best plane over the spot
+    design = np.stack([np.ones(len(dx)), dx, dy], axis=1).astype(np.float64)  # (P, 3)
+    lum = luma[yi, xi].astype(np.float64)  # (25, P)
+    resid = lum - lum @ np.linalg.pinv(design).T @ design.T
+    q25, q75 = np.percentile(resid, [25, 75], axis=1)
     texture = q75 - q25
     pdx, pdy, _ = _disc_offsets(max(1.0, cfg.corner_patch_frac * grid.pitch))
     half = grid.pitch / 2

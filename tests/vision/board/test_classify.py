@@ -289,3 +289,29 @@ def test_a_hand_reaching_in_from_the_edge_makes_the_spots_it_covers_unknown(styl
     # the same skin strokes inside the board, not reaching in from its edge, are no hand region
     inside = sample_spots(_fingers(rect, grid, False), grid, cfg)
     assert hand_cover(inside, eps, white, model, cfg).max() == 0.0
+
+
+@pytest.mark.parametrize("style", ["night", "parchment", "wood"])
+def test_a_glow_over_the_board_around_a_spot_leaves_the_spot_readable(style: str) -> None:
+    import dataclasses
+
+    from vision.board.spots import spot_features
+
+    cfg = default_config()
+    face = render_board_face(LAYOUT, style, np.random.default_rng(18))
+    rect = cv2.resize(face.image, (cfg.rect_size, cfg.rect_size), interpolation=cv2.INTER_AREA)
+    samples = sample_spots(rect, fit_grid(rect, cfg), cfg)
+    # the board patches round the token at (2, 2) change hue (a coloured reflection or highlight
+    # over the board beside it): they look shifted, as they would under a hand
+    bg = samples.background.copy()
+    bg[2, 2] = np.clip(bg[2, 2] * np.array([2.0, 1.0, 0.5]), 0.0, 1.0)
+    glow = dataclasses.replace(samples, background=bg)
+    assert (spot_features(glow, cfg)["bg_dev"][2, 2] > cfg.background_shift_max).sum() >= 2
+    # the spot keeps its circular edge: it is read, not taken for covered
+    assert classify(glow, default_model(), cfg).cells[2][2] == LAYOUT[2][2]
+    # without its edge, the same spot is covered
+    assert samples.ring is not None
+    ring = samples.ring.copy()
+    ring[2, 2] = 0.0
+    hidden = dataclasses.replace(glow, ring=ring)
+    assert classify(hidden, default_model(), cfg).cells[2][2] == "?"

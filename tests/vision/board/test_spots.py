@@ -88,3 +88,19 @@ def test_a_glare_that_clips_a_channel_is_not_a_change_of_hue() -> None:
     skin = (0.55, 0.65, 1.0)
     covered = _one_spot(gold, [gold] * 6 + [skin] * 2)
     assert sector_deviation(covered, cfg, clipped=clip)[0, 0] > cfg.sector_spread_max
+
+
+@pytest.mark.parametrize("style", ["night", "parchment", "wood"])
+def test_a_smooth_slope_of_light_across_an_empty_spot_is_no_texture(style: str) -> None:
+    cfg = default_config()
+    face = render_board_face(LAYOUT, style, np.random.default_rng(21))
+    rect = cv2.resize(face.image, (cfg.rect_size, cfg.rect_size), interpolation=cv2.INTER_AREA)
+    grid = fit_grid(rect, cfg)
+    # the light falls off steeply from left to right across the whole board (the flank of a glare)
+    ramp = np.exp(np.linspace(0.3, -2.8, rect.shape[1], dtype=np.float32))[None, :, None]
+    sloped = np.clip(rect.astype(np.float32) * ramp, 0, 255).astype(np.uint8)
+    s = sample_spots(sloped, grid, cfg)
+    empty = [s.texture[r, c] for r in range(5) for c in range(5) if LAYOUT[r][c] == "."]
+    tokens = [s.texture[r, c] for r in range(5) for c in range(5) if LAYOUT[r][c] in "UGRK"]
+    assert max(empty) < cfg.empty_texture_max
+    assert max(empty) < min(tokens)
