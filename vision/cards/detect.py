@@ -261,6 +261,16 @@ def _intersect(p1: NDArray[np.float64], v1: NDArray[np.float64], p2: NDArray[np.
     return p1 + s[0] * v1
 
 
+def _rounded(start: NDArray[np.float64], along: NDArray[np.float64], step: NDArray[np.float64],
+             ) -> NDArray[np.intp]:
+    """``round(start[i, j] + along[k] * step[i])`` ``(I, J, K)`` as whole pixel coordinates.
+
+    ``start`` ``(I, J)``, ``along`` ``(K,)``, ``step`` ``(I,)`` float64.
+    """
+    out = start[:, :, None] + along[None, None, :] * step[:, None, None]
+    return np.rint(out, out=out).astype(np.intp)
+
+
 def _repair(near: NDArray[np.bool_], quad: NDArray[np.float64], cfg: DetectConfig,
             every: bool = True) -> NDArray[np.float64] | None:
     """A quad whose one side, or two adjacent sides, run along no edge, with each such side moved
@@ -298,13 +308,16 @@ def _repair(near: NDArray[np.bool_], quad: NDArray[np.float64], cfg: DetectConfi
         nts = np.stack([-dts[:, 1], dts[:, 0]], axis=1)
         length = float(np.hypot(*(b - a)))
         bases = a + 0.5 * (b - a) - 0.5 * length * dts
-        pts = (bases[:, None, None, :] + offsets[None, :, None, None] * nts[:, None, None, :]
-               + (t * length)[None, None, :, None] * dts[:, None, None, :])
-        xi = np.round(pts[..., 0]).astype(int)
-        yi = np.round(pts[..., 1]).astype(int)
+        # x and y apart, each summed in the plain order ((base + offset) + along): the same
+        # numbers as the (turns, offsets, samples, 2) array, with the first sum made once per
+        # (turn, offset) instead of once per sample
+        along = t * length
+        xi = _rounded(bases[:, 0, None] + offsets[None, :] * nts[:, 0, None], along, dts[:, 0])
+        yi = _rounded(bases[:, 1, None] + offsets[None, :] * nts[:, 1, None], along, dts[:, 1])
         inside = (xi >= 0) & (xi < w) & (yi >= 0) & (yi < h)
-        hit = near[np.clip(yi, 0, h - 1), np.clip(xi, 0, w - 1)] & inside
-        scores = hit.mean(axis=2)  # (turns, offsets)
+        hit = near.ravel()[np.where(inside, yi * w + xi, 0)] & inside
+        # the share of hits (a whole count over the samples, as the mean of the booleans)
+        scores = np.count_nonzero(hit, axis=2) / hit.shape[2]  # (turns, offsets)
         best: tuple[float, float, NDArray[np.float64], NDArray[np.float64]] | None = None
         for n_turn, score in enumerate(scores):
             k = int(np.argmax(score))

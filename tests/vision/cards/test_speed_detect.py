@@ -1,0 +1,43 @@
+"""The detection stage's shortcuts give exactly what the plain computations give."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision.cards import detect as detect_mod
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_rounded_matches_the_plain_point_array(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    turns, offsets, samples = 5, 7, 11
+    bases = rng.uniform(-50.0, 400.0, (turns, 2))
+    nts = rng.normal(size=(turns, 2))
+    dts = rng.normal(size=(turns, 2))
+    off = (3.3 + np.arange(offsets)) * (-1.0) ** seed
+    along = np.linspace(0.1, 0.9, samples) * rng.uniform(20.0, 200.0)
+    plain = (bases[:, None, None, :] + off[None, :, None, None] * nts[:, None, None, :]
+             + along[None, None, :, None] * dts[:, None, None, :])
+    for axis in (0, 1):
+        start = bases[:, axis, None] + off[None, :] * nts[:, axis, None]
+        got = detect_mod._rounded(start, along, dts[:, axis])
+        assert got.shape == (turns, offsets, samples)
+        assert np.array_equal(got, np.round(plain[..., axis]).astype(int))
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2, 3])
+def test_repair_moves_a_lost_side_onto_the_edge(seed: int) -> None:
+    """A quad whose one side cuts across the card is moved onto the card's true side."""
+    rng = np.random.default_rng(seed)
+    cfg = detect_mod.default_config()
+    near = np.zeros((160, 200), bool)
+    x0, y0 = int(rng.integers(20, 40)), int(rng.integers(20, 30))
+    x1, y1 = x0 + 90, y0 + 120
+    near[y0, x0:x1 + 1] = near[y1, x0:x1 + 1] = True
+    near[y0:y1 + 1, x0] = near[y0:y1 + 1, x1] = True
+    cut = x1 - 8  # the right side lost: the quad stops short of it
+    quad = np.array([[x0, y0], [cut, y0], [cut, y1], [x0, y1]], float)
+    fixed = detect_mod._repair(near, quad, cfg)
+    assert fixed is not None
+    assert np.max(np.abs(np.sort(fixed[:, 0]) - np.array([x0, x0, x1, x1]))) < 1.5
