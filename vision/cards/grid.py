@@ -112,15 +112,20 @@ class FaceLines:
 
     ``hmap`` and ``vmap`` ``(H, W)`` float32 are :func:`line_maps`; ``hsum`` ``(H, W + 1)`` and
     ``vsum`` ``(H + 1, W)`` float64 are running sums along x of ``hmap`` and along y of ``vmap``,
-    each line first widened to the best of 5 pixels across it; ``lab`` ``(H, W, 3)`` uint8 is
-    the face in 8-bit Lab.
+    each line first widened to the best of 5 pixels across it; ``face`` ``(H, W, 3)`` uint8 is
+    the BGR face itself (its Lab is made only where it is read, see :func:`_paper`).
     """
 
     hmap: NDArray[np.float32]
     vmap: NDArray[np.float32]
     hsum: NDArray[np.float64]
     vsum: NDArray[np.float64]
-    lab: NDArray[np.uint8]
+    face: NDArray[np.uint8]
+
+    @property
+    def lab(self) -> NDArray[np.uint8]:
+        """The whole face in 8-bit Lab ``(H, W, 3)`` uint8."""
+        return cv2.cvtColor(self.face, cv2.COLOR_BGR2LAB)
 
 
 def face_lines(face: NDArray[np.uint8], px_per_mm: float, config: GridConfig | None = None) -> FaceLines:
@@ -134,8 +139,7 @@ def face_lines(face: NDArray[np.uint8], px_per_mm: float, config: GridConfig | N
     vi = cv2.integral(vw, sdepth=cv2.CV_64F)
     hsum = hi[1:] - hi[:-1]
     vsum = vi[:, 1:] - vi[:, :-1]
-    lab = cv2.cvtColor(face, cv2.COLOR_BGR2LAB)
-    return FaceLines(hmap, vmap, hsum, vsum, lab)
+    return FaceLines(hmap, vmap, hsum, vsum, face)
 
 
 def _peaks(profile: NDArray[np.float64], rel: float) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
@@ -554,7 +558,7 @@ def _cells(lines: FaceLines, xs: NDArray[np.float64], ys: NDArray[np.float64], c
     level = float(np.median(sides)) or 1.0  # most sides belong to cells
     side_min = sides.min(axis=2) / level
     ok = side_min.ravel() >= cfg.side_present
-    paper_lab, paper_frac = _paper(lines.lab, xs, ys, ok, cfg)
+    paper_lab, paper_frac = _paper(lines.face, xs, ys, ok, cfg)
     side_score = np.clip(side_min.ravel() / cfg.side_present, 0.0, 1.0)
     presence = (cfg.side_weight * side_score + (1.0 - cfg.side_weight) * paper_frac).reshape(rows, cols)
     paper_bgr = cv2.cvtColor(paper_lab.reshape(1, 1, 3).astype(np.uint8), cv2.COLOR_LAB2BGR).reshape(3)
@@ -603,14 +607,15 @@ def _ring_labels(shape: tuple[int, ...], xs: NDArray[np.float64], ys: NDArray[np
     return (slice(wy0, wy1), slice(wx0, wx1)), label
 
 
-def _paper(lab: NDArray[np.uint8], xs: NDArray[np.float64], ys: NDArray[np.float64],
+def _paper(face: NDArray[np.uint8], xs: NDArray[np.float64], ys: NDArray[np.float64],
            ok: NDArray[np.bool_], cfg: GridConfig) -> tuple[NDArray[np.float32], NDArray[np.float64]]:
     """The cells' common fill and how much of each cell's ring shows it.
 
     Parameters
     ----------
-    lab : (H, W, 3) uint8 array
-        The face in 8-bit Lab.
+    face : (H, W, 3) uint8 array
+        The BGR face; read in 8-bit Lab (a pixel's Lab depends on that pixel alone, so only the
+        part read is converted).
     ok : (rows * cols,) bool array
         The cells whose rings give the fill (all when none).
 
@@ -622,15 +627,15 @@ def _paper(lab: NDArray[np.uint8], xs: NDArray[np.float64], ys: NDArray[np.float
         The share of each cell's ring within ``paper_dist`` of it (0 for an empty ring).
     """
     n_cells = (len(ys) - 1) * (len(xs) - 1)
-    found = _ring_labels(lab.shape, xs, ys, cfg)
+    found = _ring_labels(face.shape, xs, ys, cfg)
     if found is not None:
         window, label = found
-        win = np.ascontiguousarray(lab[window])
+        win = cv2.cvtColor(np.ascontiguousarray(face[window]), cv2.COLOR_BGR2LAB)
         inside = label >= 0
         pool = inside & ok[label] if ok.any() else inside
         n = int(np.count_nonzero(pool))
     if found is None or n == 0:
-        labf = lab.astype(np.float32)
+        labf = cv2.cvtColor(face, cv2.COLOR_BGR2LAB).astype(np.float32)
         rings = [_ring(labf, xs[c], ys[r], xs[c + 1], ys[r + 1], cfg)
                  for r in range(len(ys) - 1) for c in range(len(xs) - 1)]
         chosen = [rings[i] for i in range(len(rings)) if ok[i]] or rings

@@ -69,7 +69,8 @@ def _lattice(rng: np.random.Generator, h: int, w: int, off: bool) -> tuple[np.nd
 @pytest.mark.parametrize("off", [False, True])
 def test_paper_matches_the_rings_one_by_one(off: bool) -> None:
     rng = np.random.default_rng(7)
-    lab8 = cv2.cvtColor(_face(rng), cv2.COLOR_BGR2LAB)
+    face = _face(rng)
+    lab8 = cv2.cvtColor(face, cv2.COLOR_BGR2LAB)  # the plain way: the whole face in Lab first
     lab = lab8.astype(np.float32)
     for n in range(12):
         xs, ys = _lattice(rng, *lab.shape[:2], off)
@@ -81,7 +82,7 @@ def test_paper_matches_the_rings_one_by_one(off: bool) -> None:
         plain = np.median(np.concatenate(chosen), axis=0)
         share = np.array([float(np.mean(np.linalg.norm(rg - plain, axis=1) < CFG.paper_dist))
                           if len(rg) else 0.0 for rg in rings])
-        paper, frac = grid_mod._paper(lab8, xs, ys, ok, CFG)
+        paper, frac = grid_mod._paper(face, xs, ys, ok, CFG)
         assert paper.dtype == plain.dtype and np.array_equal(paper, plain)
         assert np.array_equal(frac, share) and frac.max() > 0.0
 
@@ -165,3 +166,19 @@ def test_peaks_match_the_point_by_point_search(seed: int) -> None:
     pos, height = grid_mod._peaks(profile, 0.3)
     assert len(idx) > 5
     assert np.array_equal(pos, np.array(plain)) and np.array_equal(height, p[idx])
+
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_lab_of_a_window_is_that_window_of_the_face_lab(seed: int) -> None:
+    """A pixel's 8-bit Lab depends on that pixel alone: a window converted on its own is the
+    same window of the whole face converted (what _paper relies on)."""
+    rng = np.random.default_rng(seed)
+    face = _face(rng)
+    lab = cv2.cvtColor(face, cv2.COLOR_BGR2LAB)
+    assert np.array_equal(grid_mod.face_lines(face, 4.0, CFG).lab, lab)
+    for _ in range(20):
+        y0, x0 = int(rng.integers(0, 140)), int(rng.integers(0, 110))
+        y1, x1 = int(rng.integers(y0 + 1, 151)), int(rng.integers(x0 + 1, 121))
+        window = np.ascontiguousarray(face[y0:y1, x0:x1])
+        assert np.array_equal(cv2.cvtColor(window, cv2.COLOR_BGR2LAB), lab[y0:y1, x0:x1])
