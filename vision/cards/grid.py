@@ -396,16 +396,20 @@ def locate_grids(face: NDArray[np.uint8], px_per_mm: float, config: GridConfig |
     # (at most coverage_weight). Only the max_checked best ever count, so pairs are measured
     # in order of most lines first, and a pair whose best possible score stays below the
     # max_checked-th score already measured is never measured; ties keep the pairs' order
-    pairs = [(nx + ny, n, xs, ys) for n, ((ny, _, dy, ys), (nx, _, dx, xs))
-             in enumerate((y, x) for y in yruns for x in xruns)
+    # whether a run's outer lines lie on the face: once per run, not once per pair
+    y_on = [_on_face(r[3], h) for r in yruns]
+    x_on = [_on_face(r[3], w) for r in xruns]
+    pairs = [(nx + ny, n, xs, ys, x_on[kx] and y_on[ky])
+             for n, ((ky, (ny, _, dy, ys)), (kx, (nx, _, dx, xs)))
+             in enumerate((y, x) for y in enumerate(yruns) for x in enumerate(xruns))
              if abs(dx - dy) <= cfg.axis_ratio_tol * max(dx, dy)]
     pairs.sort(key=lambda t: (-t[0], t[1]))
     scored: list[tuple[float, int, NDArray[np.float64], NDArray[np.float64], float, Any]] = []
     best: list[float] = []  # the max_checked best scores so far, least first (a heap)
-    for n_lines, n, xs, ys in pairs:
+    for n_lines, n, xs, ys, on_face in pairs:
         if len(best) == cfg.max_checked and n_lines + cfg.coverage_weight < best[0]:
             break
-        if cfg.min_coverage > 0 and not (_on_face(xs, w) and _on_face(ys, h)):
+        if cfg.min_coverage > 0 and not on_face:
             continue  # an outer line off the face carries no outline (coverage 0)
         cov, on = _lattice_cover(hm, vm, xs, ys, cfg)
         if cov.min() < cfg.min_coverage:
