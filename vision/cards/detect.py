@@ -271,6 +271,20 @@ def _rounded(start: NDArray[np.float64], along: NDArray[np.float64], step: NDArr
     return np.rint(out, out=out).astype(np.intp)
 
 
+def _intersect_many(p1: NDArray[np.float64], v1: NDArray[np.float64], p2: NDArray[np.float64],
+                    v2: NDArray[np.float64]) -> tuple[NDArray[np.float64], NDArray[np.bool_]]:
+    """:func:`_intersect` of ``k`` pairs of lines at once (each ``(k, 2)``): the points ``(k, 2)``
+    and whether each pair meets (rows where it does not are NaN). The same LAPACK solve runs on
+    each pair's 2x2 system, so every point is the one :func:`_intersect` gives."""
+    m = np.stack([v1, -v2], axis=2)  # (k, 2, 2): the columns v1 and -v2
+    ok = np.abs(np.linalg.det(m)) >= 1e-6 if len(m) else np.zeros(0, bool)
+    out = np.full(p1.shape, np.nan)
+    if ok.any():
+        s = np.linalg.solve(m[ok], (p2 - p1)[ok][:, :, None])[:, :, 0]
+        out[ok] = p1[ok] + s[:, :1] * v1[ok]
+    return out, ok
+
+
 def _repair(near: NDArray[np.bool_], quad: NDArray[np.float64], cfg: DetectConfig,
             every: bool = True) -> NDArray[np.float64] | None:
     """A quad whose one side, or two adjacent sides, run along no edge, with each such side moved
@@ -578,9 +592,9 @@ def propose(image: NDArray[np.uint8], found: tuple[CardQuad, ...],
     cos = u @ u.T
     pairs = np.argwhere(np.triu((cos <= np.cos(lo_ang)) & (cos >= np.cos(hi_ang)), 1))
     cands: list[tuple[float, NDArray[np.float64]]] = []
-    for i, j in pairs:
-        p = _intersect(a[i], u[i], a[j], u[j])
-        if p is None:
+    corners, meet = _intersect_many(a[pairs[:, 0]], u[pairs[:, 0]], a[pairs[:, 1]], u[pairs[:, 1]])
+    for (i, j), p, met in zip(pairs, corners, meet, strict=True):
+        if not met:
             continue
         # each segment reaches the corner (within gap) and runs away from it by a leg; a
         # segment running on through the corner (merged with a table edge) gives a leg each way

@@ -41,3 +41,25 @@ def test_repair_moves_a_lost_side_onto_the_edge(seed: int) -> None:
     fixed = detect_mod._repair(near, quad, cfg)
     assert fixed is not None
     assert np.max(np.abs(np.sort(fixed[:, 0]) - np.array([x0, x0, x1, x1]))) < 1.5
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_intersect_many_matches_intersect_one_by_one(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    k = 60
+    p1, p2 = rng.uniform(-100.0, 900.0, (k, 2)), rng.uniform(-100.0, 900.0, (k, 2))
+    v1, v2 = rng.normal(size=(k, 2)), rng.normal(size=(k, 2))
+    v1 /= np.hypot(*v1.T)[:, None]
+    v2 /= np.hypot(*v2.T)[:, None]
+    v2[:5] = v1[:5]  # parallel
+    v2[5:8] = -v1[5:8] + 1e-9  # all but parallel
+    points, meet = detect_mod._intersect_many(p1, v1, p2, v2)
+    assert not meet[:8].any() and meet[8:].all()
+    for n in range(k):
+        one = detect_mod._intersect(p1[n], v1[n], p2[n], v2[n])
+        assert (one is None) == (not meet[n])
+        if one is not None:
+            assert np.array_equal(one, points[n])
+    nothing = np.zeros((0, 2))
+    empty, none = detect_mod._intersect_many(nothing, nothing, nothing, nothing)
+    assert empty.shape == (0, 2) and none.shape == (0,)
