@@ -133,14 +133,12 @@ def _refine(contour: NDArray[np.float64], quad: NDArray[np.float64]) -> NDArray[
             return quad
         vx, vy, x0, y0 = cv2.fitLine(sel.astype(np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
         lines.append((np.array([x0, y0], float), np.array([vx, vy], float)))
-    out = np.empty((4, 2))
-    for i in range(4):
-        (p1, v1), (p2, v2) = lines[i - 1], lines[i]
-        m = np.array([v1, -v2]).T
-        if abs(np.linalg.det(m)) < 1e-6:
-            return quad
-        s = np.linalg.solve(m, p2 - p1)
-        out[i] = p1 + s[0] * v1
+    # corner i where side i - 1 meets side i
+    at, along = np.array([p for p, _ in lines]), np.array([v for _, v in lines])
+    prev = [3, 0, 1, 2]
+    out, meet = _intersect_many(at[prev], along[prev], at, along)
+    if not meet.all():
+        return quad
     if np.max(np.abs(out - quad)) > 0.1 * np.sqrt(cv2.contourArea(quad.astype(np.float32))):
         return quad
     return out
@@ -252,15 +250,6 @@ def _sides_support(near: NDArray[np.bool_], quad: NDArray[np.float64], cfg: Dete
     return near[yi, xi].mean(axis=1)
 
 
-def _intersect(p1: NDArray[np.float64], v1: NDArray[np.float64], p2: NDArray[np.float64],
-               v2: NDArray[np.float64]) -> NDArray[np.float64] | None:
-    m = np.array([v1, -v2]).T
-    if abs(np.linalg.det(m)) < 1e-6:
-        return None
-    s = np.linalg.solve(m, p2 - p1)
-    return p1 + s[0] * v1
-
-
 def _rounded(start: NDArray[np.float64], along: NDArray[np.float64], step: NDArray[np.float64],
              ) -> NDArray[np.intp]:
     """``round(start[i, j] + along[k] * step[i])`` ``(I, J, K)`` as whole pixel coordinates.
@@ -273,9 +262,10 @@ def _rounded(start: NDArray[np.float64], along: NDArray[np.float64], step: NDArr
 
 def _intersect_many(p1: NDArray[np.float64], v1: NDArray[np.float64], p2: NDArray[np.float64],
                     v2: NDArray[np.float64]) -> tuple[NDArray[np.float64], NDArray[np.bool_]]:
-    """:func:`_intersect` of ``k`` pairs of lines at once (each ``(k, 2)``): the points ``(k, 2)``
-    and whether each pair meets (rows where it does not are NaN). The same LAPACK solve runs on
-    each pair's 2x2 system, so every point is the one :func:`_intersect` gives."""
+    """Where each of ``k`` pairs of lines meets: the line through ``p1`` along ``v1`` and the one
+    through ``p2`` along ``v2`` (each ``(k, 2)`` float64). Returns the points ``(k, 2)`` and
+    whether each pair meets ``(k,)`` bool (not when the 2x2 system's determinant is under 1e-6;
+    those rows are NaN). Each pair's 2x2 system gets its own LAPACK solve, as one pair alone."""
     m = np.stack([v1, -v2], axis=2)  # (k, 2, 2): the columns v1 and -v2
     ok = np.abs(np.linalg.det(m)) >= 1e-6 if len(m) else np.zeros(0, bool)
     out = np.full(p1.shape, np.nan)
@@ -343,13 +333,12 @@ def _repair(near: NDArray[np.bool_], quad: NDArray[np.float64], cfg: DetectConfi
                 return None
             continue
         lines[i] = (best[2], best[3])
-    out = []
-    for i in range(4):
-        p = _intersect(lines[i - 1][0], lines[i - 1][1], lines[i][0], lines[i][1])
-        if p is None:
-            return None
-        out.append(p)
-    fixed = np.array(out)
+    # corner i where line i - 1 meets line i
+    at, along = np.array([p for p, _ in lines]), np.array([v for _, v in lines])
+    prev = [3, 0, 1, 2]
+    fixed, meet = _intersect_many(at[prev], along[prev], at, along)
+    if not meet.all():
+        return None
     area = float(cv2.contourArea(fixed.astype(np.float32)))
     if area <= float(cv2.contourArea(quad.astype(np.float32))) or not cv2.isContourConvex(
             fixed.astype(np.float32)):

@@ -43,6 +43,15 @@ def test_repair_moves_a_lost_side_onto_the_edge(seed: int) -> None:
     assert np.max(np.abs(np.sort(fixed[:, 0]) - np.array([x0, x0, x1, x1]))) < 1.5
 
 
+def _intersect(p1: np.ndarray, v1: np.ndarray, p2: np.ndarray, v2: np.ndarray) -> np.ndarray | None:
+    """The plain intersection of one pair of lines (as the detector made it before)."""
+    m = np.array([v1, -v2]).T
+    if abs(np.linalg.det(m)) < 1e-6:
+        return None
+    s = np.linalg.solve(m, p2 - p1)
+    return p1 + s[0] * v1
+
+
 @pytest.mark.parametrize("seed", [0, 1])
 def test_intersect_many_matches_intersect_one_by_one(seed: int) -> None:
     rng = np.random.default_rng(seed)
@@ -56,7 +65,7 @@ def test_intersect_many_matches_intersect_one_by_one(seed: int) -> None:
     points, meet = detect_mod._intersect_many(p1, v1, p2, v2)
     assert not meet[:8].any() and meet[8:].all()
     for n in range(k):
-        one = detect_mod._intersect(p1[n], v1[n], p2[n], v2[n])
+        one = _intersect(p1[n], v1[n], p2[n], v2[n])
         assert (one is None) == (not meet[n])
         if one is not None:
             assert np.array_equal(one, points[n])
