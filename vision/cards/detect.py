@@ -244,10 +244,12 @@ def _sides_support(near: NDArray[np.bool_], quad: NDArray[np.float64], cfg: Dete
     """The share of each side ``(4,)`` (``quad[i]`` to ``quad[i + 1]``) that runs along an edge."""
     h, w = near.shape
     t = np.linspace(cfg.support_span, 1.0 - cfg.support_span, cfg.support_samples)[None, :, None]
-    p = quad[:, None, :] + t * (np.roll(quad, -1, axis=0) - quad)[:, None, :]  # (4, samples, 2)
-    xi = np.clip(np.round(p[..., 0]).astype(int), 0, w - 1)
-    yi = np.clip(np.round(p[..., 1]).astype(int), 0, h - 1)
-    return near[yi, xi].mean(axis=1)
+    p = quad[:, None, :] + t * (quad[[1, 2, 3, 0]] - quad)[:, None, :]  # (4, samples, 2)
+    np.rint(p, out=p)
+    xi = np.clip(p[..., 0].astype(np.intp), 0, w - 1)
+    yi = np.clip(p[..., 1].astype(np.intp), 0, h - 1)
+    # the share of hits: a whole count over the samples, as the mean of the booleans
+    return np.count_nonzero(near[yi, xi], axis=1) / cfg.support_samples
 
 
 def _rounded(start: NDArray[np.float64], along: NDArray[np.float64], step: NDArray[np.float64],

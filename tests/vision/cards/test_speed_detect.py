@@ -72,3 +72,17 @@ def test_intersect_many_matches_intersect_one_by_one(seed: int) -> None:
     nothing = np.zeros((0, 2))
     empty, none = detect_mod._intersect_many(nothing, nothing, nothing, nothing)
     assert empty.shape == (0, 2) and none.shape == (0,)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_sides_support_matches_the_plain_mean(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    cfg = detect_mod.default_config()
+    near = rng.random((90, 120)) < 0.3
+    for _ in range(30):
+        quad = rng.uniform(-20.0, 140.0, (4, 2))
+        t = np.linspace(cfg.support_span, 1.0 - cfg.support_span, cfg.support_samples)[None, :, None]
+        p = quad[:, None, :] + t * (np.roll(quad, -1, axis=0) - quad)[:, None, :]
+        xi = np.clip(np.round(p[..., 0]).astype(int), 0, 119)
+        yi = np.clip(np.round(p[..., 1]).astype(int), 0, 89)
+        assert np.array_equal(detect_mod._sides_support(near, quad, cfg), near[yi, xi].mean(axis=1))
