@@ -208,16 +208,24 @@ def split_light_tokens(x: NDArray[np.float64], best: NDArray[np.intp], fit: NDAr
                        model: TokenModel, shift: NDArray[np.float64], prior: float,
                        pearls: int = 2, whites: int = 4, tie: float = 0.0,
                        ties: NDArray[np.bool_] | None = None, sat: NDArray[np.bool_] | None = None,
-                       ratio_min: float = 0.0) -> NDArray[np.intp]:
+                       ratio_min: float = 0.0, common_tint: bool = True) -> NDArray[np.intp]:
     """Decide white against pearl jointly for the light tokens of one board.
 
     A pearl is a white token with a pinkish tint, a difference as small as the error of the
-    light's estimate, so it is decided relative to the other light tokens: each light spot's tint
-    ``t`` along the white-to-pearl direction (0 white, 1 pearl; see :func:`light_tints`) is
-    measured, and the set of pearls (at most 2, and at least ``n - 4``, as the game has 2 pearls
-    and 4 whites) is chosen so that ``t - label`` is most alike across the spots, each spot
-    counting by its tint's weight (a common residual tint ``delta`` is allowed, pulled to zero by
-    ``prior``, in tokens). Spots whose tint tells nothing (two clipped channels) keep their kind.
+    light's estimate, so it is decided relative to the other light tokens: the set of pearls (at
+    most 2, and at least ``n - 4``, as the game has 2 pearls and 4 whites) is chosen so that what
+    is left of each light spot's chroma, less its label's (white's, or white's plus the
+    white-to-pearl step), is most alike across the spots. What is left in common is the light's
+    residual tint ``delta`` (a chroma vector, pulled to none by ``prior``, in tokens). Each spot is
+    seen through the channels it shows: a clear spot in both chroma directions, a spot with one
+    clipped channel by the log ratio of its other two (so it is judged against the ratio the clear
+    spots give the light), measured in units of the white-to-pearl step. Spots whose tint tells
+    nothing (two clipped channels, or a ratio in which white and pearl differ by less than
+    ``ratio_min``; see :func:`light_tints`) keep their kind.
+
+    Without ``common_tint`` only the light's residual tint along the white-to-pearl step is
+    fitted, each spot by its tint ``t`` along that step (:func:`light_tints`) and the tint's
+    weight: for a model enrolled under this very light, whose residual tint is small.
 
     Parameters
     ----------
@@ -238,6 +246,9 @@ def split_light_tokens(x: NDArray[np.float64], best: NDArray[np.intp], fit: NDAr
         Clipped channels (none by default).
     ratio_min : float
         See :func:`light_tints`.
+    common_tint : bool
+        Fit the light's residual tint as a chroma vector (True) or along the white-to-pearl
+        step only.
 
     Returns
     -------
@@ -256,15 +267,41 @@ def split_light_tokens(x: NDArray[np.float64], best: NDArray[np.intp], fit: NDAr
     n = int(light.sum())
     if n == 0 or n > max(0, pearls) + max(0, whites):
         return best
-    t, w = t_all[light], w_all[light]
+    # each spot's chroma less a white token's, seen through the channels it shows: a projection
+    # (3, 3) onto its measured chroma directions (both for a clear spot; the log ratio of the two
+    # unclipped channels for a spot with one clipped channel)
+    means = np.asarray(model.means, np.float64)
+    mw = chroma(means[iw])
+    v = chroma(means[ip]) - mw
+    vv = max(float(v @ v), 1e-9)
+    a = chroma(x[light] - shift) - mw  # (n, 3)
+    flat = np.eye(3) - 1.0 / 3.0
+    proj = np.empty((n, 3, 3))
+    for k, i in enumerate(np.flatnonzero(light)):
+        if not clipped[i].any():
+            proj[k] = flat
+        else:
+            c0, c1 = np.flatnonzero(~clipped[i])[:2]
+            u = (np.eye(3)[c0] - np.eye(3)[c1]) / np.sqrt(2.0)
+            proj[k] = np.outer(u, u)
+    gram = proj.sum(axis=0) + prior * flat
     splits: list[tuple[float, NDArray[np.float64]]] = []
     for j in range(max(0, n - max(0, whites)), min(max(0, pearls), n) + 1):
         for chosen in combinations(range(n), j):
             lab = np.zeros(n)
             lab[list(chosen)] = 1.0
-            r = t - lab
-            delta = float((w * r).sum()) / (float(w.sum()) + prior)
-            splits.append((float((w * (r - delta) ** 2).sum() + prior * delta ** 2), lab))
+            if not common_tint:
+                rt = t_all[light] - lab
+                wt = w_all[light]
+                dt = float((wt * rt).sum()) / (float(wt.sum()) + prior)
+                splits.append((float((wt * (rt - dt) ** 2).sum() + prior * dt ** 2), lab))
+                continue
+            r = a - lab[:, None] * v  # (n, 3)
+            # the light's residual tint (a chroma vector), common to all the light tokens, so a
+            # token seen through two channels is judged against what the clear ones show of it
+            delta = flat @ np.linalg.lstsq(gram, np.einsum("nij,nj->i", proj, r), rcond=None)[0]
+            e = np.einsum("nij,nj->ni", proj, r - delta)
+            splits.append((float((e ** 2).sum() + prior * (delta ** 2).sum()) / vv, lab))
     splits.sort(key=lambda c: c[0])
     out = best.copy()
     out[np.flatnonzero(light)] = np.where(splits[0][1] > 0, ip, iw)
@@ -561,7 +598,7 @@ def classify(samples: SpotSamples, model: TokenModel, cfg: BoardConfig) -> Class
         tied = np.zeros(len(best), bool)
         best = split_light_tokens(x[tokens], best, fit, model, shift, prior, pearls=cfg.supply.count("P"),
                                   whites=cfg.supply.count("W"), tie=cfg.split_tie, ties=tied, sat=sat[tokens],
-                                  ratio_min=cfg.clip_ratio_min)
+                                  ratio_min=cfg.clip_ratio_min, common_tint=not model.calibrated)
         d1 = d[np.arange(len(d)), best]
         d2 = np.where(np.arange(d.shape[1])[None, :] == best[:, None], np.inf, d).min(axis=1)
         limit = cfg.reject_distance + cfg.spread_weight * spreads[best]

@@ -315,3 +315,35 @@ def test_a_glow_over_the_board_around_a_spot_leaves_the_spot_readable(style: str
     ring[2, 2] = 0.0
     hidden = dataclasses.replace(glow, ring=ring)
     assert classify(hidden, default_model(), cfg).cells[2][2] == "?"
+
+
+def test_a_clipped_pearl_is_judged_against_the_light_the_clear_whites_show() -> None:
+    from vision.board.classify import split_light_tokens
+
+    cfg = default_config()
+    model = default_model()
+    means = np.asarray(model.means)
+    iw, ip = model.kinds.index("W"), model.kinds.index("P")
+    v = (means[ip] - means[ip].mean()) - (means[iw] - means[iw].mean())
+    # the light's estimate is off by a tint ``d`` that leaves the clear whites' white-to-pearl
+    # tint at zero but moves the blue/green ratio by a full white-to-pearl step
+    rows = np.array([[1.0, 1.0, 1.0], v, [1.0, -1.0, 0.0]])
+    d = np.linalg.solve(rows, np.array([0.0, 0.0, -(v[0] - v[1])]))
+    x = np.stack([means[iw] + d, means[iw] + d, means[ip] + d])
+    x[2, 2] -= 0.3  # the pearl's red is clipped
+    sat = np.zeros((3, 3), bool)
+    sat[2, 2] = True
+    got = split_light_tokens(x, np.array([iw, iw, iw]), np.ones(3, bool), model, np.zeros(3), cfg.light_prior,
+                             sat=sat, ratio_min=cfg.clip_ratio_min)
+    # by its blue/green ratio alone the pearl looks white; against the ratio the whites show, it is
+    # a step pinker than they are
+    assert got.tolist() == [iw, iw, ip]
+    # with nothing clipped, the same spots are read by their full chroma
+    x_clear = np.stack([means[iw] + d, means[iw] + d, means[ip] + d])
+    clear = split_light_tokens(x_clear, np.array([iw, iw, iw]), np.ones(3, bool), model, np.zeros(3),
+                               cfg.light_prior, sat=np.zeros((3, 3), bool))
+    assert clear.tolist() == [iw, iw, ip]
+    # a model enrolled under this light fits the residual tint along the white-to-pearl step only
+    along = split_light_tokens(x, np.array([iw, iw, iw]), np.ones(3, bool), model, np.zeros(3),
+                               cfg.light_prior, sat=sat, ratio_min=cfg.clip_ratio_min, common_tint=False)
+    assert along.tolist() == [iw, iw, iw]
