@@ -206,14 +206,17 @@ def _candidates(edges: NDArray[np.uint8], cfg: DetectConfig,
                 ) -> list[tuple[NDArray[np.float64], bool, float, bool]]:
     """Candidates ``(quad, partial, area, weak)`` from closed edge loops (every contour) and from
     connected edge chains (a loop left open where a corner of the card matches the table).
-    ``weak``: a side of the quad does not run along an edge (see :func:`_side_support`)."""
+    ``weak``: a side of the quad does not run along an edge (see :func:`_side_support`).
+
+    ``edges`` is an edge map of :func:`_edges`, with the image border drawn in: its only outer
+    contour is the border's, which is among ``RETR_LIST``'s contours and spans the whole photo
+    (never a card), so the list's contours are all there is to try."""
     size = edges.shape[:2]
     contours, _ = cv2.findContours(edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_NONE)
-    outer, _ = cv2.findContours(edges, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     out = []
     min_area = cfg.min_area_frac * size[0] * size[1]
     near = cv2.dilate(edges, np.ones((3, 3), np.uint8)) > 0  # an edge within one pixel
-    for cnt in list(contours) + list(outer):
+    for cnt in contours:
         if len(cnt) < 20:
             continue
         _, _, bw, bh = cv2.boundingRect(cnt)

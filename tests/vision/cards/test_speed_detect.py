@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
@@ -86,3 +87,24 @@ def test_sides_support_matches_the_plain_mean(seed: int) -> None:
         xi = np.clip(np.round(p[..., 0]).astype(int), 0, 119)
         yi = np.clip(np.round(p[..., 1]).astype(int), 0, 89)
         assert np.array_equal(detect_mod._sides_support(near, quad, cfg), near[yi, xi].mean(axis=1))
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_a_framed_edge_map_has_no_outer_contour_but_the_frame(seed: int) -> None:
+    """What _candidates relies on when it tries only the RETR_LIST contours: on an edge map of
+    _edges the one outer contour is the image border's, listed too, and never a card."""
+    rng = np.random.default_rng(seed)
+    cfg = detect_mod.default_config()
+    canny = np.zeros((120, 160), np.uint8)
+    for _ in range(6):  # card-like loops, some cut by the border, and stray strokes
+        x, y = int(rng.integers(-30, 150)), int(rng.integers(-30, 110))
+        cv2.rectangle(canny, (x, y), (x + int(rng.integers(20, 60)), y + int(rng.integers(30, 80))), 255, 1)
+        cv2.line(canny, tuple(int(v) for v in rng.integers(0, 160, 2)),
+                 tuple(int(v) for v in rng.integers(0, 120, 2)), 255, 1)
+    for dilate in (0, 1):
+        edges = detect_mod._edges(canny, dilate)
+        listed, _ = cv2.findContours(edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_NONE)
+        outer, _ = cv2.findContours(edges, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+        assert len(outer) == 1
+        assert any(np.array_equal(outer[0], c) for c in listed)
+        assert detect_mod._shape_ok(outer[0], cfg, edges.shape[:2]) is None
