@@ -415,7 +415,11 @@ def hand_cover(samples: SpotSamples, eps: NDArray[np.float64], light: NDArray[np
     (``hand_board_distance`` from the board's typical colour: a board may be printed in a
     skin-like colour). Thin lines (the board's edge, a rim) are opened away
     (``hand_open_px``), and the regions that touch the map's border and cover at least
-    ``hand_min_area`` of the board are hands.
+    ``hand_min_area`` of the board are hands, unless the board's own structure shows through
+    them: a hand hides the spots it lies over, so inside it the spots' discs look like the
+    space between them, while a glow or a glare over the board leaves the spots darker or lighter
+    than the board around them (a median log brightness differing by more than
+    ``hand_board_contrast``).
 
     Parameters
     ----------
@@ -445,12 +449,19 @@ def hand_cover(samples: SpotSamples, eps: NDArray[np.float64], light: NDArray[np
         skin = binary_opening(skin, np.ones((cfg.hand_open_px, cfg.hand_open_px), bool))
     groups, n = label(skin, structure=np.ones((3, 3), bool))
     hand = np.zeros(skin.shape, bool)
+    discs = samples.map_discs
+    spots = discs.any(axis=0).reshape(skin.shape)
+    lum = logs.mean(-1)
     for j in range(1, n + 1):
         comp = groups == j
         border = bool(comp[0].any() or comp[-1].any() or comp[:, 0].any() or comp[:, -1].any())
-        if border and comp.mean() >= cfg.hand_min_area:
-            hand |= comp
-    discs = samples.map_discs
+        if not border or comp.mean() < cfg.hand_min_area:
+            continue
+        inside, between = lum[comp & spots], lum[comp & ~spots]
+        if inside.size and between.size and \
+                abs(float(np.median(inside) - np.median(between))) > cfg.hand_board_contrast:
+            continue
+        hand |= comp
     cover = (discs & hand.ravel()[None, :]).sum(axis=1) / np.maximum(discs.sum(axis=1), 1)
     return cover.reshape(5, 5).astype(np.float64)
 

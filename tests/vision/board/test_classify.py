@@ -347,3 +347,32 @@ def test_a_clipped_pearl_is_judged_against_the_light_the_clear_whites_show() -> 
     along = split_light_tokens(x, np.array([iw, iw, iw]), np.ones(3, bool), model, np.zeros(3),
                                cfg.light_prior, sat=sat, ratio_min=cfg.clip_ratio_min, common_tint=False)
     assert along.tolist() == [iw, iw, iw]
+
+
+@pytest.mark.parametrize("style", ["night", "parchment", "wood"])
+def test_a_skin_coloured_region_the_spots_show_through_is_no_hand(style: str) -> None:
+    import dataclasses
+
+    from vision.board.classify import hand_cover
+
+    cfg = default_config()
+    model = default_model()
+    face = render_board_face(LAYOUT, style, np.random.default_rng(17))
+    rect = cv2.resize(face.image, (cfg.rect_size, cfg.rect_size), interpolation=cv2.INTER_AREA)
+    grid = fit_grid(rect, cfg)
+    samples = sample_spots(_fingers(rect, grid, True), grid, cfg)
+    eps, white = model.channel_eps(cfg.eps), np.asarray(model.means[0])
+    assert samples.board_map is not None and samples.map_discs is not None
+    under = hand_cover(samples, eps, white, model, cfg) >= cfg.hand_cover_min
+    assert under.any()
+    # the same skin-coloured region, but the spots under it stay lighter than the board between
+    # them (a warm glow over the board, not a hand hiding it)
+    shape = samples.board_map.shape[:2]
+    spots = samples.map_discs[under.ravel()].any(axis=0).reshape(shape)
+    glow = samples.board_map.copy()
+    glow[spots] = np.minimum(glow[spots] * 1.25, 1.0)
+    seen = dataclasses.replace(samples, board_map=glow)
+    assert hand_cover(seen, eps, white, model, cfg).max() == 0.0
+    # ... unless they differ from it by no more than the configured contrast
+    loose = dataclasses.replace(cfg, hand_board_contrast=0.5)
+    assert (hand_cover(seen, eps, white, model, loose) >= cfg.hand_cover_min).any()
