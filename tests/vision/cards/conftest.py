@@ -14,6 +14,7 @@ import pytest
 from numpy.typing import NDArray
 
 from vision.cards.catalog import CatalogCard
+from vision.cards.grid import Grid
 
 PX_PER_MM = 5.0
 CARD_MM = (63.0, 88.0)
@@ -153,3 +154,22 @@ def outline_cell(face: NDArray[np.uint8], x0: int, y0: int, x1: int, y1: int,
 def with_noise(face: NDArray[np.uint8], rng: np.random.Generator) -> NDArray[np.uint8]:
     """``face`` with Gaussian noise of sigma 3 grey levels, ``(H, W, 3)`` uint8."""
     return np.clip(face + rng.normal(0.0, 3.0, face.shape), 0, 255).astype(np.uint8)
+
+
+def row_face(n: int, s: int = 48, paper: tuple[int, int, int] = (235, 235, 235),
+             outline: tuple[int, int, int] = (40, 40, 40)) -> tuple[NDArray[np.uint8], Grid]:
+    """``n`` outlined plain cells of ``s`` px in a row (the mark stage tests).
+
+    Returns
+    -------
+    face : ndarray, shape (s, n * s, 3), uint8
+    grid : Grid
+        The cells' lines, one row of ``n`` plain cells on ``paper``.
+    """
+    face = np.full((s, n * s, 3), paper, np.uint8)
+    for k in range(n + 1):
+        cv2.line(face, (min(k * s, n * s - 1), 0), (min(k * s, n * s - 1), s - 1), outline, 1)
+    cv2.rectangle(face, (0, 0), (n * s - 1, s - 1), outline, 1)
+    grid = Grid(np.arange(n + 1) * float(s), np.array([0.0, float(s)]), np.ones((1, n)),
+                np.array(paper, np.float64))
+    return face, grid

@@ -8,24 +8,12 @@ from dataclasses import replace
 import cv2
 import numpy as np
 
-from vision.cards.grid import Grid
 from vision.cards.marks import CellInk, PrintTemplates, cell_ink, default_config, print_templates, read_marks
 
+from .conftest import row_face
+
 S = 48  # cell size in face pixels
-PAPER = (235, 235, 235)
-OUTLINE = (40, 40, 40)
 BLUE = (150, 60, 20)
-
-
-def _face(n: int) -> tuple[np.ndarray, Grid]:
-    """``n`` outlined plain cells in a row."""
-    face = np.full((S, n * S, 3), PAPER, np.uint8)
-    for k in range(n + 1):
-        cv2.line(face, (min(k * S, n * S - 1), 0), (min(k * S, n * S - 1), S - 1), OUTLINE, 1)
-    cv2.rectangle(face, (0, 0), (n * S - 1, S - 1), OUTLINE, 1)
-    grid = Grid(np.arange(n + 1) * float(S), np.array([0.0, float(S)]), np.ones((1, n)),
-                np.array(PAPER, np.float64))
-    return face, grid
 
 
 def _tail(face: np.ndarray) -> None:
@@ -38,10 +26,10 @@ def test_a_neighbours_overshooting_stroke_is_not_the_cells_ring_ink() -> None:
     plain = np.array([["#", "#", "#"]])
     # the same ink in the first cell's corners: once the tails of a cross drawn in the second
     # cell (overshooting its outline), once two short strokes of the first cell's own
-    face, grid = _face(3)
+    face, grid = row_face(3, S)
     cv2.line(face, (34, 8), (S + 38, S - 8), BLUE, 3)
     cv2.line(face, (34, S - 8), (S + 38, 8), BLUE, 3)
-    own_face, _ = _face(3)
+    own_face, _ = row_face(3, S)
     _tail(own_face)
     tails = cell_ink(face, grid, plain)
     own = cell_ink(own_face, grid, plain)
@@ -54,7 +42,7 @@ def test_a_neighbours_overshooting_stroke_is_not_the_cells_ring_ink() -> None:
 
 def test_a_ring_drawn_on_the_outline_is_a_mark() -> None:
     plain = np.array([["#", "#", "#"]])
-    face, grid = _face(3)
+    face, grid = row_face(3, S)
     cv2.ellipse(face, (S // 2, S // 2), (S // 2 - 2, S // 2 - 2), 0, 0, 360, BLUE, 2)
     cv2.line(face, (2 * S + 34, 40), (2 * S + 46, 44), BLUE, 3)  # ink in one corner only
     ink = cell_ink(face, grid, plain)
@@ -80,7 +68,7 @@ def test_a_symbol_learnt_from_the_photo_sets_its_own_residual_ink() -> None:
     printed = np.array([["X", "X", "#"]])
     cards = []
     for k in range(3):
-        face, grid = _face(3)
+        face, grid = row_face(3, S)
         _x_cell(face, 0)
         _x_cell(face, S)
         if k == 1:
@@ -98,7 +86,7 @@ def test_a_symbol_learnt_from_the_photo_sets_its_own_residual_ink() -> None:
 
 def test_dark_pen_over_a_symbol_of_its_own_hue_is_residual_ink() -> None:
     printed = np.array([["C", "C", "C"]])
-    face, grid = _face(3)
+    face, grid = row_face(3, S)
     for k in range(3):
         cv2.circle(face, (k * S + S // 2, S // 2), 14, (40, 200, 230), -1)  # a yellow coin
     # a dark pen cross over the middle coin, half transparent: it keeps some of the coin's hue
@@ -123,7 +111,7 @@ def test_corners_a_symbols_print_leaves_clear_are_learnt_from_two_clean_cells() 
     printed = np.array([["C"] * n])
     tpl = print_templates([(ink, printed)])
     assert tpl.typical["C"][2] == 0.0
-    face, grid = _face(n)
+    face, grid = row_face(n, S)
     assert read_marks(face, grid, printed, templates=tpl, ink=ink).state[0].tolist() == [1, 1, 1, 0, 0]
     # one clean cell alone proves nothing: a misread cell is no print
     lone = CellInk(z, z, z, z, z, z, z, z, masks, np.array([[1.0, 1.0, 1.0, 1.0, 0.0]]))

@@ -9,24 +9,12 @@ from dataclasses import replace
 import cv2
 import numpy as np
 
-from vision.cards.grid import Grid
 from vision.cards.marks import CellInk, cell_ink, default_config, pooled_residual, print_templates, read_marks
 
+from .conftest import row_face
+
 S = 48  # cell size in face pixels
-PAPER = (235, 235, 235)
-OUTLINE = (40, 40, 40)
 PEN = (60, 40, 40)
-
-
-def _face(n: int) -> tuple[np.ndarray, Grid]:
-    """``n`` outlined plain cells in a row."""
-    face = np.full((S, n * S, 3), PAPER, np.uint8)
-    for k in range(n + 1):
-        cv2.line(face, (min(k * S, n * S - 1), 0), (min(k * S, n * S - 1), S - 1), OUTLINE, 1)
-    cv2.rectangle(face, (0, 0), (n * S - 1, S - 1), OUTLINE, 1)
-    grid = Grid(np.arange(n + 1) * float(S), np.array([0.0, float(S)]), np.ones((1, n)),
-                np.array(PAPER, np.float64))
-    return face, grid
 
 
 def _joined_hatching(face: np.ndarray, x0: int, x1: int) -> None:
@@ -38,7 +26,7 @@ def _joined_hatching(face: np.ndarray, x0: int, x1: int) -> None:
 
 def test_hatching_reaching_into_a_cell_from_one_side_leaves_it_unmarked() -> None:
     plain = np.array([["#", "#", "#", "#"]])
-    face, grid = _face(4)
+    face, grid = row_face(4, S)
     # the middle two cells hatched as one stroke overshooting 15 px into the outer two: no cell
     # holds most of it, so it is nobody's stroke and stays where it lies
     _joined_hatching(face, S - 15, 3 * S + 15)
@@ -61,7 +49,7 @@ def _printed_x(face: np.ndarray, x0: int) -> None:
 
 def test_hatching_reaching_into_a_symbol_cell_from_one_side_leaves_it_unmarked() -> None:
     printed = np.array([["X", "#", "#", "X", "X"]])
-    face, grid = _face(5)
+    face, grid = row_face(5, S)
     for k in (0, 3, 4):
         _printed_x(face, k * S)
     _joined_hatching(face, S - 15, 3 * S + 15)
@@ -76,7 +64,7 @@ def test_hatching_reaching_into_a_symbol_cell_from_one_side_leaves_it_unmarked()
 
 def test_a_faint_mark_in_the_middle_of_a_cell_stays_uncertain() -> None:
     plain = np.array([["#", "#"]])
-    face, grid = _face(2)
+    face, grid = row_face(2, S)
     cv2.circle(face, (S // 2, S // 2), 4, PEN, -1)  # a small dot: less centre ink than plain_hi
     ink = cell_ink(face, grid, plain)
     cfg = default_config()
