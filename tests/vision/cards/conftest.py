@@ -173,3 +173,26 @@ def row_face(n: int, s: int = 48, paper: tuple[int, int, int] = (235, 235, 235),
     grid = Grid(np.arange(n + 1) * float(s), np.array([0.0, float(s)]), np.ones((1, n)),
                 np.array(paper, np.float64))
     return face, grid
+
+
+def expedition_face(cells: list[tuple[int, int]], outlined: bool = True) -> NDArray[np.uint8]:
+    """A 63x88 mm expedition face: squares of 12 mm joined edge to edge in a plain frame.
+
+    ``cells`` are the squares' (row, column); the square (0, 0) lies up and left of the face's centre.
+    Each square has a dark outline when ``outlined``, else only its fill.
+
+    Returns
+    -------
+    ndarray, shape (440, 315, 3), uint8
+    """
+    w, h = round(63 * PX_PER_MM), round(88 * PX_PER_MM)
+    img = np.full((h, w, 3), (235, 240, 245), np.uint8)
+    cv2.rectangle(img, (0, 0), (w - 1, h - 1), (90, 60, 40), round(3 * PX_PER_MM))
+    s = round(12 * PX_PER_MM)
+    x0, y0 = w // 2 - s, h // 2 - s
+    for r, c in cells:
+        p0 = (x0 + c * s, y0 + r * s)
+        cv2.rectangle(img, p0, (p0[0] + s, p0[1] + s), (60, 140, 200), -1)
+        if outlined:
+            cv2.rectangle(img, p0, (p0[0] + s, p0[1] + s), (30, 30, 30), 3)
+    return img

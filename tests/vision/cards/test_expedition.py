@@ -9,7 +9,7 @@ import pytest
 from vision.cards.detect import detect
 from vision.cards.expedition import default_config, pattern, read_expedition, same_shape, squares
 
-from .conftest import PX_PER_MM, place, table
+from .conftest import expedition_face, place, table
 
 SHAPES = {
     "e1": [(0, 0), (1, 0)],
@@ -21,23 +21,10 @@ SHAPES = {
 }
 
 
-def _face(cells: list[tuple[int, int]]) -> np.ndarray:
-    w, h = round(63 * PX_PER_MM), round(88 * PX_PER_MM)
-    img = np.full((h, w, 3), (235, 240, 245), np.uint8)
-    cv2.rectangle(img, (0, 0), (w - 1, h - 1), (90, 60, 40), round(3 * PX_PER_MM))
-    s = round(12 * PX_PER_MM)
-    x0, y0 = w // 2 - s, h // 2 - s
-    for r, c in cells:
-        p0 = (x0 + c * s, y0 + r * s)
-        cv2.rectangle(img, p0, (p0[0] + s, p0[1] + s), (60, 140, 200), -1)
-        cv2.rectangle(img, p0, (p0[0] + s, p0[1] + s), (30, 30, 30), 3)
-    return img
-
-
 @pytest.mark.parametrize("shape_id", sorted(SHAPES))
 def test_reads_each_shape(rng: np.random.Generator, shape_id: str) -> None:
     canvas = table(rng)
-    truth = place(canvas, _face(SHAPES[shape_id]), (450, 320), float(rng.uniform(0, 360)), 0.55)
+    truth = place(canvas, expedition_face(SHAPES[shape_id]), (450, 320), float(rng.uniform(0, 360)), 0.55)
     found = read_expedition(canvas)
     assert found is not None and found.id == shape_id
     assert min(np.abs(np.roll(np.array(found.corners), k, axis=0) - truth).max() for k in range(4)) < 5
@@ -59,7 +46,7 @@ def test_same_shape_tells_only_patterns_apart() -> None:
 
 def test_shared_detection_reads_the_same(rng: np.random.Generator) -> None:
     canvas = table(rng)
-    place(canvas, _face(SHAPES["e7"]), (450, 320), float(rng.uniform(0, 360)), 0.55)
+    place(canvas, expedition_face(SHAPES["e7"]), (450, 320), float(rng.uniform(0, 360)), 0.55)
     own = read_expedition(canvas)
     shared = read_expedition(canvas, quads=detect(canvas))
     assert own is not None and shared is not None and shared.id == own.id == "e7"
@@ -69,14 +56,7 @@ def test_shared_detection_reads_the_same(rng: np.random.Generator) -> None:
 @pytest.mark.parametrize("shape_id", ["e1", "e4", "e7"])
 def test_squares_without_outlines_are_read_as_one_region(rng: np.random.Generator, shape_id: str) -> None:
     # blur has erased the outlines between the squares: only their common fill stands out
-    w, h = round(63 * PX_PER_MM), round(88 * PX_PER_MM)
-    face = np.full((h, w, 3), (235, 240, 245), np.uint8)
-    cv2.rectangle(face, (0, 0), (w - 1, h - 1), (90, 60, 40), round(3 * PX_PER_MM))
-    s = round(12 * PX_PER_MM)
-    x0, y0 = w // 2 - s, h // 2 - s
-    for r, c in SHAPES[shape_id]:
-        p0, p1 = (x0 + c * s, y0 + r * s), (x0 + (c + 1) * s, y0 + (r + 1) * s)
-        cv2.rectangle(face, p0, p1, (60, 140, 200), -1)
+    face = expedition_face(SHAPES[shape_id], outlined=False)
     face = cv2.GaussianBlur(face, (0, 0), 3.0)
     assert len(squares(cv2.resize(face, (252, 352), interpolation=cv2.INTER_AREA), 4.0)) < 2
     canvas = table(rng)

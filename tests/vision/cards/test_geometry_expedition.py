@@ -13,7 +13,7 @@ from vision.cards import read
 from vision.cards.catalog import load_catalog
 from vision.cards.detect import detect
 
-from .conftest import PX_PER_MM, draw_face, place, table
+from .conftest import PX_PER_MM, draw_face, expedition_face, place, table
 
 read_mod = importlib.import_module("vision.cards.read")
 
@@ -21,15 +21,10 @@ read_mod = importlib.import_module("vision.cards.read")
 def _expedition_face(cells: list[tuple[int, int]]) -> np.ndarray:
     """A 63x88 mm expedition face: outlined squares joined edge to edge in a plain frame, with two
     straight lines of art one square beyond them (right and below)."""
-    w, h = round(63 * PX_PER_MM), round(88 * PX_PER_MM)
-    img = np.full((h, w, 3), (235, 240, 245), np.uint8)
-    cv2.rectangle(img, (0, 0), (w - 1, h - 1), (90, 60, 40), round(3 * PX_PER_MM))
+    img = expedition_face(cells)
+    h, w = img.shape[:2]
     s = round(12 * PX_PER_MM)
     x0, y0 = w // 2 - s, h // 2 - s
-    for r, c in cells:
-        p0 = (x0 + c * s, y0 + r * s)
-        cv2.rectangle(img, p0, (p0[0] + s, p0[1] + s), (60, 140, 200), -1)
-        cv2.rectangle(img, p0, (p0[0] + s, p0[1] + s), (30, 30, 30), 3)
     cv2.line(img, (x0 + 3 * s, y0 - s), (x0 + 3 * s, y0 + 3 * s), (30, 30, 30), 3)
     cv2.line(img, (x0 - s, y0 + 3 * s), (x0 + 3 * s, y0 + 3 * s), (30, 30, 30), 3)
     return img
