@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import cv2
 import numpy as np
 import pytest
@@ -14,6 +16,7 @@ from vision.synth.camera import cast_config
 
 # both pearls next to whites, gold next to empty spots, every other kind present
 LAYOUT = ("WPW.Y", "P.WYU", "GRKWY", "UG.RK", "RUGK.")
+FaceRect = Callable[..., tuple[np.ndarray, Grid]]  # the face_rect fixture (conftest)
 CASTS = [tuple(g) for g in cast_config().gains]
 
 
@@ -76,13 +79,11 @@ def test_supply_assignment_keeps_nearest_kinds_within_supply() -> None:
 
 
 @pytest.mark.parametrize("style", ["night", "parchment", "wood"])
-def test_a_finger_over_a_token_edge_makes_it_unknown(style: str) -> None:
+def test_a_finger_over_a_token_edge_makes_it_unknown(style: str, face_rect: FaceRect) -> None:
     import dataclasses
 
     cfg = default_config()
-    face = render_board_face(LAYOUT, style, np.random.default_rng(15))
-    rect = cv2.resize(face.image, (cfg.rect_size, cfg.rect_size), interpolation=cv2.INTER_AREA)
-    grid = fit_grid(rect, cfg)
+    rect, grid = face_rect(LAYOUT, style, 15)
     # a finger (skin, as wide as a third of a token) across the outer part of the red token at (2, 1)
     x, y = grid.centres[2, 1]
     r = grid.radius
@@ -231,13 +232,11 @@ def test_a_light_token_clipped_in_two_channels_is_unknown_unless_the_supply_deci
 
 
 @pytest.mark.parametrize("style", ["night", "parchment", "wood"])
-def test_a_hand_darkened_by_the_profiles_headroom_is_still_a_hand(style: str) -> None:
+def test_a_hand_darkened_by_the_profiles_headroom_is_still_a_hand(style: str, face_rect: FaceRect) -> None:
     import dataclasses
 
     cfg = default_config()
-    face = render_board_face(LAYOUT, style, np.random.default_rng(16))
-    rect = cv2.resize(face.image, (cfg.rect_size, cfg.rect_size), interpolation=cv2.INTER_AREA)
-    grid = fit_grid(rect, cfg)
+    rect, grid = face_rect(LAYOUT, style, 16)
     # a fingertip (skin) over the whole red token at (2, 1), under a warm lamp
     x, y = grid.centres[2, 1]
     cv2.circle(rect, (int(x), int(y)), int(1.3 * grid.radius), (95, 125, 180), -1, cv2.LINE_AA)
@@ -268,16 +267,15 @@ def _fingers(rect: np.ndarray, grid: Grid, from_edge: bool) -> np.ndarray:
 
 
 @pytest.mark.parametrize("style", ["night", "parchment", "wood"])
-def test_a_hand_reaching_in_from_the_edge_makes_the_spots_it_covers_unknown(style: str) -> None:
+def test_a_hand_reaching_in_from_the_edge_makes_the_spots_it_covers_unknown(
+        style: str, face_rect: FaceRect) -> None:
     import dataclasses
 
     from vision.board.classify import hand_cover
 
     cfg = default_config()
     model = default_model()
-    face = render_board_face(LAYOUT, style, np.random.default_rng(17))
-    rect = cv2.resize(face.image, (cfg.rect_size, cfg.rect_size), interpolation=cv2.INTER_AREA)
-    grid = fit_grid(rect, cfg)
+    rect, grid = face_rect(LAYOUT, style, 17)
     samples = sample_spots(_fingers(rect, grid, True), grid, cfg)
     want = (LAYOUT[0], "??WYU", "??KWY", *LAYOUT[3:])
     assert classify(samples, model, cfg).cells == want
@@ -350,16 +348,14 @@ def test_a_clipped_pearl_is_judged_against_the_light_the_clear_whites_show() -> 
 
 
 @pytest.mark.parametrize("style", ["night", "parchment", "wood"])
-def test_a_skin_coloured_region_the_spots_show_through_is_no_hand(style: str) -> None:
+def test_a_skin_coloured_region_the_spots_show_through_is_no_hand(style: str, face_rect: FaceRect) -> None:
     import dataclasses
 
     from vision.board.classify import hand_cover
 
     cfg = default_config()
     model = default_model()
-    face = render_board_face(LAYOUT, style, np.random.default_rng(17))
-    rect = cv2.resize(face.image, (cfg.rect_size, cfg.rect_size), interpolation=cv2.INTER_AREA)
-    grid = fit_grid(rect, cfg)
+    rect, grid = face_rect(LAYOUT, style, 17)
     samples = sample_spots(_fingers(rect, grid, True), grid, cfg)
     eps, white = model.channel_eps(cfg.eps), np.asarray(model.means[0])
     assert samples.board_map is not None and samples.map_discs is not None

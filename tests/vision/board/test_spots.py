@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import cv2
 import numpy as np
 import pytest
 
 from vision.board import default_config
-from vision.board.spots import SpotSamples, fit_grid, sample_spots, sector_deviation
+from vision.board.spots import Grid, SpotSamples, fit_grid, sample_spots, sector_deviation
 from vision.synth.board import STYLES, render_board_face
 
 LAYOUT = ("WUGRK", "PY.WU", "GRKPY", "UG.RK", "WUGRY")
+FaceRect = Callable[..., tuple[np.ndarray, Grid]]  # the face_rect fixture (conftest)
 
 
 @pytest.mark.parametrize("style", STYLES)
@@ -91,11 +94,9 @@ def test_a_glare_that_clips_a_channel_is_not_a_change_of_hue() -> None:
 
 
 @pytest.mark.parametrize("style", ["night", "parchment", "wood"])
-def test_a_smooth_slope_of_light_across_an_empty_spot_is_no_texture(style: str) -> None:
+def test_a_smooth_slope_of_light_across_an_empty_spot_is_no_texture(style: str, face_rect: FaceRect) -> None:
     cfg = default_config()
-    face = render_board_face(LAYOUT, style, np.random.default_rng(21))
-    rect = cv2.resize(face.image, (cfg.rect_size, cfg.rect_size), interpolation=cv2.INTER_AREA)
-    grid = fit_grid(rect, cfg)
+    rect, grid = face_rect(LAYOUT, style, 21)
     # the light falls off steeply from left to right across the whole board (the flank of a glare)
     ramp = np.exp(np.linspace(0.3, -2.8, rect.shape[1], dtype=np.float32))[None, :, None]
     sloped = np.clip(rect.astype(np.float32) * ramp, 0, 255).astype(np.uint8)
