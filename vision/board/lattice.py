@@ -23,7 +23,7 @@ from numpy.typing import NDArray
 
 from vision.board.config import BoardConfig
 from vision.board.detect import rectify
-from vision.board.spots import Grid
+from vision.board.spots import Grid, ring_edge
 from vision.geometry import order_corners
 
 
@@ -35,16 +35,8 @@ def _gradients(rect: NDArray[np.uint8], sigma: float) -> tuple[NDArray[np.float3
 
 def _ring_strength(gx: NDArray[np.float32], gy: NDArray[np.float32], centres: NDArray[np.float64],
                    radius: float, samples: int) -> NDArray[np.float64]:
-    """Mean (|radial| - |tangential|) gradient on circles; ``centres`` (..., 2) -> (...)."""
-    h, w = gx.shape
-    ang = np.linspace(0.0, 2.0 * math.pi, samples, endpoint=False)
-    cs, sn = np.cos(ang), np.sin(ang)
-    px = centres[..., 0:1] + radius * cs
-    py = centres[..., 1:2] + radius * sn
-    xi = np.clip(np.round(px).astype(np.int32), 0, w - 1)
-    yi = np.clip(np.round(py).astype(np.int32), 0, h - 1)
-    vx, vy = gx[yi, xi], gy[yi, xi]
-    return np.mean(np.abs(vx * cs + vy * sn) - np.abs(vy * cs - vx * sn), axis=-1)
+    """Mean :func:`ring_edge` on circles; ``centres`` (..., 2) -> (...)."""
+    return np.mean(ring_edge(gx, gy, centres, radius, samples), axis=-1)
 
 
 def spot_centres(rect: NDArray[np.uint8], grid: Grid,

@@ -79,20 +79,37 @@ def _lattice(size: int, margin: float, ox: float, oy: float) -> tuple[NDArray[np
     return np.stack(np.meshgrid(xs, ys), axis=-1), pitch
 
 
-def _ring_scores(gx: NDArray[np.float32], gy: NDArray[np.float32], centres: NDArray[np.float64],
-                 radii: NDArray[np.float64], n: int) -> NDArray[np.float64]:
-    """Mean (radial - tangential) gradient on rings; ``centres`` (K, 25, 2), ``radii`` (K,) -> (K,)."""
+def ring_edge(gx: NDArray[np.float32], gy: NDArray[np.float32], centres: NDArray[np.float64],
+              radius: float | NDArray[np.float64], n: int) -> NDArray[np.float64]:
+    """(|radial| - |tangential|) gradient at ``n`` points evenly round circles.
+
+    Parameters
+    ----------
+    gx, gy : (H, W) float32 arrays, the image's x and y derivatives
+    centres : (..., 2) float64 array, the circles' (x, y) centres in pixels
+    radius : float, or float64 array broadcasting against ``centres[..., :1]`` (e.g. (K, 1, 1) for
+        ``centres`` (K, 25, 2)), the circles' radii in pixels
+    n : int, points per circle (the nearest pixel, clipped to the image)
+
+    Returns
+    -------
+    (..., n) float64 array
+    """
     h, w = gx.shape
-    ang = np.linspace(0, 2 * math.pi, n, endpoint=False)
+    ang = np.linspace(0.0, 2.0 * math.pi, n, endpoint=False)
     cs, sn = np.cos(ang), np.sin(ang)
-    px = centres[:, :, None, 0] + radii[:, None, None] * cs[None, None, :]
-    py = centres[:, :, None, 1] + radii[:, None, None] * sn[None, None, :]
+    px = centres[..., 0:1] + radius * cs
+    py = centres[..., 1:2] + radius * sn
     xi = np.clip(np.round(px).astype(np.int32), 0, w - 1)
     yi = np.clip(np.round(py).astype(np.int32), 0, h - 1)
     vx, vy = gx[yi, xi], gy[yi, xi]
-    radial = np.abs(vx * cs + vy * sn)
-    tangential = np.abs(-vx * sn + vy * cs)
-    return np.mean(radial - tangential, axis=(1, 2))
+    return np.abs(vx * cs + vy * sn) - np.abs(vy * cs - vx * sn)
+
+
+def _ring_scores(gx: NDArray[np.float32], gy: NDArray[np.float32], centres: NDArray[np.float64],
+                 radii: NDArray[np.float64], n: int) -> NDArray[np.float64]:
+    """Mean :func:`ring_edge` over each lattice's rings; ``centres`` (K, 25, 2), ``radii`` (K,) -> (K,)."""
+    return np.mean(ring_edge(gx, gy, centres, radii[:, None, None], n), axis=(1, 2))
 
 
 def fit_grid(rect: NDArray[np.uint8], cfg: BoardConfig) -> Grid:
