@@ -134,6 +134,7 @@ class BoardConfig:
     lattice_hypotheses: int = 8
     lattice_rescue_quality: float = 0.6
     lattice_candidates: int = 10
+    lattice_margin_trim: float = 0.05
 
 
 @dataclass(frozen=True)

@@ -321,13 +321,27 @@ def _board_margin(grads: tuple[NDArray[np.float32], NDArray[np.float32]], hom: N
     """The frame width (lattice pitches beyond the outer spots' cells) whose square outline has
     the strongest edges across it; the lattice sits in the middle of every board.
 
-    ``grads`` are the x and y gradients of the image ``hom`` maps lattice coordinates into.
+    Parameters
+    ----------
+    grads : pair of (H, W) float32 arrays
+        The x and y gradients of the image ``hom`` maps lattice coordinates into.
+    hom : (3, 3) float64 array
+        Lattice coordinates (the 5x5 spots at 0..4 on each axis) -> image pixels.
+    cfg : BoardConfig
+        ``margin_min``, ``margin_max``, ``margin_step`` (the frame widths tried, as shares of the
+        rectified board), ``refine_samples`` (points per side) and ``lattice_margin_trim`` (the
+        share of each side left unsampled at either end).
+
+    Returns
+    -------
+    float
+        The frame width in pitches.
     """
     gx, gy = grads
     h, w = gx.shape
     m = np.arange(cfg.margin_min, cfg.margin_max + 1e-9, cfg.margin_step)
     frames = 5.0 * m / (1.0 - 2.0 * m)  # margin of the rectified board -> pitches
-    t = np.linspace(0.05, 0.95, cfg.refine_samples)
+    t = np.linspace(cfg.lattice_margin_trim, 1.0 - cfg.lattice_margin_trim, cfg.refine_samples)
     lo, hi = -0.5 - frames, 4.5 + frames  # (E,)
     unit = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float64)
     corners = lo[:, None, None] + (hi - lo)[:, None, None] * unit[None]  # (E, 4, 2)
