@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 
 from vision.cards.catalog import builtin_catalog
-from vision.cards.grid import balanced_lab, locate_grid
+from vision.cards.grid import Grid, balanced_lab, locate_grid
 from vision.cards.identify import (
     Observation,
     _match,
@@ -74,7 +74,8 @@ def test_scores_match_each_candidate_scored_alone(rng: np.random.Generator) -> N
     assert seen_known and seen_unknown  # the premise: both ways out are taken
 
 
-def _observe_whole_face(face: np.ndarray, grid, px_per_mm: float) -> tuple[np.ndarray, dict[str, float]]:
+def _observe_whole_face(face: np.ndarray, grid: Grid,
+                        px_per_mm: float) -> tuple[np.ndarray, dict[str, float]]:
     """The symbols and the card colour read from the whole face converted to Lab."""
     cfg = default_config()
     lab = balanced_lab(face, grid.paper)
@@ -84,7 +85,7 @@ def _observe_whole_face(face: np.ndarray, grid, px_per_mm: float) -> tuple[np.nd
     for r in range(rows):
         for c in range(cols):
             x0, y0, x1, y1 = grid.cell_box(r, c)
-            mx, my = 0.25 * (x1 - x0), 0.25 * (y1 - y0)
+            mx, my = cfg.centre_margin * (x1 - x0), cfg.centre_margin * (y1 - y0)
             p = lab[round(y0 + my):round(y1 - my), round(x0 + mx):round(x1 - mx)].reshape(-1, 3)
             if len(p):
                 hue = np.degrees(np.arctan2(p[:, 2], p[:, 1])) % 360.0
@@ -102,7 +103,7 @@ def _observe_whole_face(face: np.ndarray, grid, px_per_mm: float) -> tuple[np.nd
     mask = np.zeros((h, w), bool)
     mask[edge:h - edge, edge:w - edge] = True
     mask[edge + band:h - edge - band, edge + band:w - edge - band] = False
-    corner = round(16 * px_per_mm)
+    corner = round(cfg.frame_corner_mm * px_per_mm)
     mask[:corner, :corner] = False
     mask[:corner, w - corner:] = False
     a, b = float(np.median(lab[mask][:, 1])), float(np.median(lab[mask][:, 2]))
