@@ -84,7 +84,19 @@ class EdgeSource:
 
 
 def edge_source(image: NDArray[np.uint8], cfg: BoardConfig) -> EdgeSource:
-    """``image`` downscaled once for the passes of :func:`find_candidates`."""
+    """``image`` downscaled once for the passes of :func:`find_candidates`.
+
+    Parameters
+    ----------
+    image : (H, W, 3) uint8 BGR array
+    cfg : BoardConfig
+        ``detect_side`` (the long side's largest size) and ``median_px`` (the median pre-filter).
+
+    Returns
+    -------
+    EdgeSource
+        ``image`` itself when it is no larger than ``detect_side``, else an ``INTER_AREA`` copy.
+    """
     h, w = image.shape[:2]
     scale = min(1.0, cfg.detect_side / max(h, w))
     small = image if scale == 1.0 else cv2.resize(image, (round(w * scale), round(h * scale)),

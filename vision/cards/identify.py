@@ -192,6 +192,20 @@ def colour_evidence(obs: Observation, colour: str, config: IdentifyConfig | None
     evidence for or against any card: dim or uneven light, blur, glare and a colour cast wash a
     coloured frame out to grey (a coloured card often reads grey) but hardly give a grey frame a
     hue, so a grey reading tells a grey card from a faded coloured one no better than chance.
+
+    Parameters
+    ----------
+    obs : Observation
+        What :func:`observe` read from the face.
+    colour : str
+        A card colour (``"purple"``, ``"grey"``, ...).
+    config : IdentifyConfig, optional
+        The default config when None.
+
+    Returns
+    -------
+    float
+        The frame's likeness to ``colour``'s hue; 0 for a colour without a hue centre.
     """
     cfg = config or default_config()
     if colour not in cfg.hue_centres:
@@ -268,9 +282,24 @@ def identify(obs: Observation, catalog: Catalog, config: IdentifyConfig | None =
 
 
 def contradicts(obs: Observation, colour: str, config: IdentifyConfig | None = None) -> bool:
-    """Whether the frame shows a clear hue (likeness at least ``clear_hue``) that is not
-    ``colour``. Light and blur wash a frame's colour out but hardly turn it into another hue, so a
-    clear hue of another colour rules a card out (a grey card too)."""
+    """Whether the frame shows a clear hue (likeness at least ``clear_hue``) that is not ``colour``.
+
+    Light and blur wash a frame's colour out but hardly turn it into another hue, so a clear hue
+    of another colour rules a card out (a grey card too).
+
+    Parameters
+    ----------
+    obs : Observation
+        What :func:`observe` read from the face.
+    colour : str
+        The colour of the card named.
+    config : IdentifyConfig, optional
+        The default config when None.
+
+    Returns
+    -------
+    bool
+    """
     cfg = config or default_config()
     return any(colour_evidence(obs, name, cfg) >= cfg.clear_hue for name in cfg.hue_centres if name != colour)
 

@@ -572,7 +572,24 @@ def _shifted(masks: NDArray[np.bool_], reach: int) -> NDArray[np.bool_]:
 def pooled_residual(ink: CellInk, rc: tuple[int, int], template: NDArray[np.bool_],
                     reach: int | None = None) -> float:
     """Share of a cell's mask that is ink outside its class's print ``template``, with the print
-    moved by at most ``reach`` mask pixels (``print_shift_px`` by default) to fit the cell best."""
+    moved by at most ``reach`` mask pixels (``print_shift_px`` by default) to fit the cell best.
+
+    Parameters
+    ----------
+    ink : CellInk
+        The face's ink; ``ink.masks`` is ``(rows, cols, S, S)`` bool.
+    rc : (row, col)
+        The cell.
+    template : (S, S) bool array
+        The pooled print of the cell's symbol class.
+    reach : int, optional
+        The largest shift along each axis, in mask pixels.
+
+    Returns
+    -------
+    float
+        In ``[0, 1]``.
+    """
     shift = default_config().print_shift_px if reach is None else reach
     return _residual(ink.masks[rc], _flat_shifts(template, shift))
 

@@ -119,12 +119,23 @@ def rectify(image: NDArray[np.uint8], corners: NDArray[np.float64],
 
 def lattice_homography(to_face: NDArray[np.float64], xs: NDArray[np.float64],
                        ys: NDArray[np.float64]) -> NDArray[np.float64]:
-    """The map ``(3, 3)`` from square-lattice units (one unit per cell side, the grid's top-left
-    line crossing at the origin) to photo pixels, for a lattice found at lines ``xs`` and ``ys``
-    (face pixels) on a face made with ``to_face`` (photo to face).
+    """The map from square-lattice units (one unit per cell side, the grid's top-left line
+    crossing at the origin) to photo pixels, for a lattice found at lines ``xs`` and ``ys`` (face
+    pixels) on a face made with ``to_face`` (photo to face).
 
     Every card's cells are square: whatever outline the face was cut from, the lattice's own
     spacing along each axis gives the card's true perspective.
+
+    Parameters
+    ----------
+    to_face : (3, 3) float64 array
+        Photo-to-face homography.
+    xs, ys : (cols + 1,) and (rows + 1,) float64 arrays
+        The lattice's vertical and horizontal lines in face pixels, ascending.
+
+    Returns
+    -------
+    (3, 3) float64 array
     """
     dx = float(xs[-1] - xs[0]) / (len(xs) - 1)
     dy = float(ys[-1] - ys[0]) / (len(ys) - 1)
@@ -192,8 +203,12 @@ def reoutline(image: NDArray[np.uint8], to_face: NDArray[np.float64], xs: NDArra
         The full-resolution BGR photo.
     to_face : (3, 3) float64 array
         Photo-to-face map of the face the lattice was found on.
-    xs, ys : float64 arrays
+    xs, ys : (cols + 1,) and (rows + 1,) float64 arrays
         The lattice's lines in face pixels.
+    cell_mm_range : (float, float)
+        The smallest and largest cell side of a card, in millimetres.
+    config : RectifyConfig, optional
+        The default config when None.
 
     Returns
     -------
