@@ -216,19 +216,13 @@ def sample_spots(rect: NDArray[np.uint8], grid: Grid, cfg: BoardConfig) -> SpotS
     by = np.clip(corners[..., 1:2] + pdy, 0, size - 1)
     background = np.median(soft[by, bx], axis=2)  # (25, 4, 3)
     gx, gy = _gradients(rect)
-    ang = np.linspace(0, 2 * math.pi, 2 * cfg.ring_samples, endpoint=False)
-    cs, sn = np.cos(ang), np.sin(ang)
     ring = np.full(25, -np.inf)
     step = cfg.ring_edge_shift * grid.radius
-    cxy = grid.centres.reshape(25, 1, 2)
+    cxy = grid.centres.reshape(25, 2)
     # the best of a few radii and small shifts: the lattice may sit a little off a spot
     for f, ox, oy in itertools.product(cfg.ring_edge_fracs, (-step, 0.0, step), (-step, 0.0, step)):
-        rr = f * grid.radius
-        qx = np.clip(np.round(cxy[..., 0] + ox + rr * cs).astype(np.int32), 0, size - 1)
-        qy = np.clip(np.round(cxy[..., 1] + oy + rr * sn).astype(np.int32), 0, size - 1)
-        vx, vy = gx[qy, qx], gy[qy, qx]
-        edge = np.median(np.abs(vx * cs + vy * sn) - np.abs(-vx * sn + vy * cs), axis=1)
-        ring = np.maximum(ring, edge)
+        edges = ring_edge(gx, gy, cxy + np.array([ox, oy]), f * grid.radius, 2 * cfg.ring_samples)
+        ring = np.maximum(ring, np.median(edges, axis=1))
     board_map, map_discs = _board_map(img, grid, cfg.hand_map_scale)
     return SpotSamples(
         inner=inner.reshape(5, 5, 3).astype(np.float64),
