@@ -15,7 +15,7 @@ corner, in the places no plausible card (:func:`plausible`) explains, for the re
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
 
@@ -133,10 +133,7 @@ def _refine(contour: NDArray[np.float64], quad: NDArray[np.float64]) -> NDArray[
             return quad
         vx, vy, x0, y0 = cv2.fitLine(sel.astype(np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
         lines.append((np.array([x0, y0], float), np.array([vx, vy], float)))
-    # corner i where side i - 1 meets side i
-    at, along = np.array([p for p, _ in lines]), np.array([v for _, v in lines])
-    prev = [3, 0, 1, 2]
-    out, meet = _intersect_many(at[prev], along[prev], at, along)
+    out, meet = _side_corners(lines)
     if not meet.all():
         return quad
     if np.max(np.abs(out - quad)) > 0.1 * np.sqrt(cv2.contourArea(quad.astype(np.float32))):
@@ -280,6 +277,25 @@ def _intersect_many(p1: NDArray[np.float64], v1: NDArray[np.float64], p2: NDArra
     return out, ok
 
 
+def _side_corners(lines: Sequence[tuple[NDArray[np.float64], NDArray[np.float64]]],
+                  ) -> tuple[NDArray[np.float64], NDArray[np.bool_]]:
+    """The corners of a quad's four sides: corner ``i`` where side ``i - 1`` meets side ``i``.
+
+    Parameters
+    ----------
+    lines : four (point, direction) pairs of (2,) float64 arrays, the sides in order
+
+    Returns
+    -------
+    corners : (4, 2) float64 array
+        NaN where two sides do not meet.
+    meet : (4,) bool array
+    """
+    at, along = np.array([p for p, _ in lines]), np.array([v for _, v in lines])
+    prev = [3, 0, 1, 2]
+    return _intersect_many(at[prev], along[prev], at, along)
+
+
 def _repair(near: NDArray[np.bool_], quad: NDArray[np.float64], cfg: DetectConfig,
             every: bool = True) -> NDArray[np.float64] | None:
     """A quad whose one side, or two adjacent sides, run along no edge, with each such side moved
@@ -338,10 +354,7 @@ def _repair(near: NDArray[np.bool_], quad: NDArray[np.float64], cfg: DetectConfi
                 return None
             continue
         lines[i] = (best[2], best[3])
-    # corner i where line i - 1 meets line i
-    at, along = np.array([p for p, _ in lines]), np.array([v for _, v in lines])
-    prev = [3, 0, 1, 2]
-    fixed, meet = _intersect_many(at[prev], along[prev], at, along)
+    fixed, meet = _side_corners(lines)
     if not meet.all():
         return None
     area = float(cv2.contourArea(fixed.astype(np.float32)))
