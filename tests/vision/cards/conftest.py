@@ -15,6 +15,7 @@ from numpy.typing import NDArray
 
 from vision.cards.catalog import CatalogCard
 from vision.cards.grid import Grid
+from vision.cards.identify import Observation
 
 PX_PER_MM = 5.0
 CARD_MM = (63.0, 88.0)
@@ -196,3 +197,29 @@ def expedition_face(cells: list[tuple[int, int]], outlined: bool = True) -> NDAr
         if outlined:
             cv2.rectangle(img, p0, (p0[0] + s, p0[1] + s), (30, 30, 30), 3)
     return img
+
+
+def clean_observation(grid: NDArray[np.str_], scores: dict[str, float],
+                      rng: np.random.Generator) -> Observation:
+    """A clean view of a printed grid (a little noise on each cue) with the frame's likeness
+    ``scores`` to each card colour (0 for a colour not given).
+
+    Parameters
+    ----------
+    grid : (rows, cols) str array
+        The printed symbols (``.`` water, ``#`` plain, ``X``, ``C``, ``P``).
+    scores : dict
+        Card colour -> likeness of the frame to it.
+    rng : numpy.random.Generator
+
+    Returns
+    -------
+    Observation
+    """
+    presence = np.clip((grid != ".") * 0.8 + 0.1 + rng.normal(0.0, 0.03, grid.shape), 0.0, 1.0)
+    symbols = np.zeros((*grid.shape, 3))
+    for k, ch in enumerate("XCP"):
+        symbols[..., k] = (grid == ch) * 0.3
+    likeness = dict.fromkeys(("grey", "purple", "orange", "green"), 0.0)
+    likeness.update(scores)
+    return Observation(presence, symbols, likeness)

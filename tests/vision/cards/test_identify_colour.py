@@ -7,16 +7,12 @@ import numpy as np
 from vision.cards.catalog import builtin_catalog
 from vision.cards.identify import Observation, default_config, identify
 
+from .conftest import clean_observation
+
 
 def _observation(grid: np.ndarray, colour: str, rng: np.random.Generator) -> Observation:
-    """A clean view of a printed grid with some noise on each cue, its colour read as ``colour``."""
-    presence = np.clip((grid != ".") * 0.8 + 0.1 + rng.normal(0.0, 0.03, grid.shape), 0.0, 1.0)
-    symbols = np.zeros((*grid.shape, 3))
-    for k, ch in enumerate("XCP"):
-        symbols[..., k] = (grid == ch) * 0.3
-    scores = dict.fromkeys(("grey", "purple", "orange", "green"), 0.0)
-    scores[colour] = 1.0
-    return Observation(presence, symbols, scores)
+    """A clean view of a printed grid, its colour read as ``colour``."""
+    return clean_observation(grid, {colour: 1.0}, rng)
 
 
 def test_faded_colour_does_not_hide_a_clear_grid(rng: np.random.Generator) -> None:

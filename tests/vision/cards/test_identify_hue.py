@@ -8,17 +8,12 @@ import pytest
 from vision.cards.catalog import builtin_catalog
 from vision.cards.identify import Observation, contradicts, default_config, identify
 
+from .conftest import clean_observation
+
 
 def _clean(grid: np.ndarray, hue: dict[str, float], rng: np.random.Generator) -> Observation:
-    """A clean view of a printed grid (a little noise on each cue) with the frame's likeness ``hue``
-    to each card colour (grey 0 unless given)."""
-    presence = np.clip((grid != ".") * 0.8 + 0.1 + rng.normal(0.0, 0.03, grid.shape), 0.0, 1.0)
-    symbols = np.zeros((*grid.shape, 3))
-    for k, ch in enumerate("XCP"):
-        symbols[..., k] = (grid == ch) * 0.3
-    scores = dict.fromkeys(("grey", "purple", "orange", "green"), 0.0)
-    scores.update(hue)
-    return Observation(presence, symbols, scores)
+    """A clean view of a printed grid with the frame's likeness ``hue`` to each card colour."""
+    return clean_observation(grid, hue, rng)
 
 
 @pytest.mark.parametrize("card_id", ["t5", "t20", "t30", "t40"])
