@@ -153,7 +153,12 @@ def _strongest(g: NDArray[np.float32]) -> NDArray[np.float32]:
 def _edge_profiles(view: NDArray[np.uint8], k: float, margin: float, shape: tuple[int, int],
                    ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     """The edge strength across each column (along u) and each row (along v) of a lattice view,
-    the median over the grid's own span (a card's side runs along the whole of it)."""
+    the median over the grid's own span (a card's side runs along the whole of it).
+
+    ``view`` is the ``(H, W, 3)`` uint8 BGR view, ``k`` samples per cell, with ``margin`` cells
+    beyond a grid of ``shape`` (rows, cols) on each side. Returns ``pu`` ``(W,)`` and ``pv``
+    ``(H,)`` float64.
+    """
     rows, cols = shape
     v = view.astype(np.float32)
     gx = _strongest(np.abs(cv2.Sobel(v, cv2.CV_32F, 1, 0, ksize=3)))
@@ -169,7 +174,11 @@ def _best_spans(lo: NDArray[np.float64], hi: NDArray[np.float64], off: int,
                 ) -> tuple[NDArray[np.float64], NDArray[np.int_], NDArray[np.int_]]:
     """For every span ``d`` (samples) between a lo side at ``i`` and a hi side at ``off + j``,
     the best ``lo[i] + hi[j]`` with ``off + j - i = d`` and its ``i`` and ``j``
-    (``-inf`` where no pair spans ``d``)."""
+    (``-inf`` where no pair spans ``d``).
+
+    ``lo`` ``(n,)`` and ``hi`` ``(m,)`` float64 -> ``best`` ``(off + m,)`` float64 and ``i``, ``j``
+    ``(off + m,)`` int, indexed by ``d``.
+    """
     i, j = np.meshgrid(np.arange(len(lo)), np.arange(len(hi)), indexing="ij")
     tot = (lo[:, None] + hi[None, :]).ravel()
     d = (off + j - i).ravel()
