@@ -81,6 +81,21 @@ class ColourCorrection:
         matrix = np.asarray(self.matrix, np.float64) / scale
         return dataclasses.replace(self, matrix=tuple(tuple(float(v) for v in row) for row in matrix))
 
+    def balance_keeping_brightness(self) -> ColourCorrection:
+        """The white balance alone, its gains scaled to average 1 (no colour matrix).
+
+        The map-card readers set every threshold from each card's own pixels, so they need the
+        cast gone but not the matrix's saturation: and :meth:`with_headroom` darkens a photo under
+        a strong cast (a warm lamp that needs x2.5 on blue leaves red and green at 0.4), which
+        crushes pen strokes and outlines into a few 8-bit levels. With gains averaging 1, a grey
+        comes out at the harmonic mean of its three channels in the photo (with headroom: at the
+        darkest of them); only the few highlights of the channel boosted most may clip.
+        """
+        wb = np.asarray(self.white_balance, np.float64)
+        gains = wb / float(np.mean(wb))
+        return ColourCorrection(white_balance=(float(gains[0]), float(gains[1]), float(gains[2])),
+                                residual=self.residual, used=self.used)
+
     def apply(self, image: NDArray[np.uint8]) -> NDArray[np.uint8]:
         """Correct a BGR image.
 

@@ -103,6 +103,31 @@ class Profile:
             out = self.lens.undistort(out)
         return self.colour.with_headroom().apply(out)
 
+    def prepare_cards(self, image: NDArray[np.uint8]) -> NDArray[np.uint8]:
+        """The view the map-card readers read: lens undone, white balance keeping the brightness.
+
+        Unlike :meth:`prepare`, no colour matrix and no headroom scaling (see
+        :meth:`ColourCorrection.balance_keeping_brightness`): on strongly cast photos those darken
+        the cards and cost more marks than the colour accuracy they buy.
+
+        Parameters
+        ----------
+        image : (H, W, 3) uint8 array
+            BGR.
+
+        Returns
+        -------
+        (H, W, 3) uint8 array
+            Same shape; the input itself for the identity profile.
+        """
+        ok = isinstance(image, np.ndarray) and image.ndim == 3 and image.dtype == np.uint8
+        if not ok or image.shape[2] != 3:
+            raise CalibrationError("profile.prepare_cards needs an (H, W, 3) uint8 BGR image")
+        out = image
+        if self.lens is not None:
+            out = self.lens.undistort(out)
+        return self.colour.balance_keeping_brightness().apply(out)
+
     # ----------------------------------------------------------------- geometry
     @property
     def calibrated(self) -> bool:

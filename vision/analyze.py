@@ -10,7 +10,7 @@ from typing import Any, Literal
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.profile import ProfileLike
+from vision.profile import ProfileLike, card_view_of
 from vision.types import BoardReading, CardReading, ExpeditionReading, Quad, SceneReading
 
 __all__ = ["GAMES", "Game", "analyze", "scale_reading"]
@@ -43,7 +43,9 @@ def analyze(
     catalog : vision.cards.Catalog, optional
         The card catalog; the built-in one when ``None``.
     profile : ProfileLike, optional
-        A calibrated table; applied before reading.
+        A calibrated table; applied before reading. The card readers read the profile's
+        ``prepare_cards`` view when it has one (see :func:`vision.profile.card_view_of`), the
+        board reader its ``prepare`` view.
     """
     from vision import board, cards
     from vision.cards.detect import detect as detect_cards
@@ -53,18 +55,21 @@ def analyze(
     t0 = time.perf_counter()
     stage_ms: dict[str, float] = {}
     prepared = image if profile is None else _timed(stage_ms, "profile", lambda: profile.prepare(image))
+    card_view = prepared
+    if profile is not None and game in ("auto", "silver-gold"):
+        card_view = _timed(stage_ms, "profile_cards", lambda: card_view_of(profile, image, prepared))
     found: tuple[CardReading, ...] = ()
     expedition: ExpeditionReading | None = None
     found_board: BoardReading | None = None
     if game in ("auto", "silver-gold"):
         # one card detection serves the map cards and the expedition card
-        quads = _timed(stage_ms, "detect", lambda: detect_cards(prepared))
-        found = tuple(_timed(stage_ms, "cards", lambda: cards.read(prepared, catalog=catalog, quads=quads)))
+        quads = _timed(stage_ms, "detect", lambda: detect_cards(card_view))
+        found = tuple(_timed(stage_ms, "cards", lambda: cards.read(card_view, catalog=catalog, quads=quads)))
         # a card identified as a treasure map is not the expedition card
         maps = [np.mean(c.corners, axis=0) for c in found if c.id is not None]
         rest = tuple(q for q in quads
                      if not any(float(np.linalg.norm(q.corners.mean(axis=0) - m)) < 1.0 for m in maps))
-        expedition = _timed(stage_ms, "expedition", lambda: cards.read_expedition(prepared, quads=rest))
+        expedition = _timed(stage_ms, "expedition", lambda: cards.read_expedition(card_view, quads=rest))
     if game in ("auto", "splendor-duel"):
         found_board = _timed(stage_ms, "board", lambda: board.read(prepared, profile=profile))
     h, w = image.shape[:2]

@@ -12,6 +12,8 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 from numpy.typing import NDArray
 
+__all__ = ["ProfileLike", "card_view_of"]
+
 
 @runtime_checkable
 class ProfileLike(Protocol):
@@ -27,3 +29,27 @@ class ProfileLike(Protocol):
 
     @property
     def token_model(self) -> Mapping[str, Any] | None: ...
+
+
+def card_view_of(profile: ProfileLike, image: NDArray[np.uint8],
+                 prepared: NDArray[np.uint8]) -> NDArray[np.uint8]:
+    """The view of ``image`` the map-card readers read.
+
+    A profile may offer an optional ``prepare_cards(image)`` method (same contract as
+    ``prepare``): the card readers set their thresholds from each card's own pixels and may want
+    a lighter correction than the board reader. Profiles without it give ``prepared``.
+
+    Parameters
+    ----------
+    profile : ProfileLike
+    image : (H, W, 3) uint8 array
+        The BGR photo as taken.
+    prepared : (H, W, 3) uint8 array
+        ``profile.prepare(image)``, returned when the profile has no card view.
+
+    Returns
+    -------
+    (H, W, 3) uint8 array
+    """
+    prepare_cards = getattr(profile, "prepare_cards", None)
+    return prepared if prepare_cards is None else prepare_cards(image)

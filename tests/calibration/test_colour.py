@@ -75,3 +75,18 @@ def test_json_round_trip_and_errors(rng: np.random.Generator) -> None:
         ColourCorrection.from_json({"white_balance": [1, 1, 1], "matrix": [[1, 0]]})
     with pytest.raises(CalibrationError, match=r"colour\.white_balance"):
         ColourCorrection.from_json({"white_balance": [1, -1, 1], "matrix": [[1, 0, 0]] * 3})
+
+
+def test_balance_keeping_brightness_neutralises_without_darkening(rng: np.random.Generator) -> None:
+    cast = np.diag(rng.uniform([0.35, 0.8, 1.0], [0.5, 0.95, 1.1]))  # a warm lamp: blue weak, red strong
+    fit = fit_colour(_observe(cast, 0.5, rng))
+    bal = fit.balance_keeping_brightness()
+    assert np.allclose(bal.matrix, np.eye(3)) and np.isclose(np.mean(bal.white_balance), 1.0)
+    grey = np.clip(cast @ np.full(3, 120.0), 0, 255).round().astype(np.uint8)
+    img = np.broadcast_to(grey, (6, 7, 3)).copy()
+    out = bal.apply(img).astype(float)
+    assert np.ptp(out[0, 0]) <= 2  # the grey comes out grey
+    harmonic = 3.0 / np.sum(1.0 / grey.astype(float))  # at the harmonic mean of its channels
+    assert abs(out.mean() - harmonic) < 0.03 * harmonic
+    # the headroom-scaled full correction brings it down to its darkest channel
+    assert fit.with_headroom().apply(img).astype(float).mean() < 1.03 * grey.min() < 0.8 * harmonic

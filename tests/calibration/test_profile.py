@@ -188,3 +188,19 @@ def test_frames_pick_a_good_view(rng: np.random.Generator) -> None:
     assert cal.view.good and seen == [1, 2]  # stops at the first good frame
     with pytest.raises(CalibrationError, match="no frame showed the calibration sheet"):
         calibrate_frames([empty, empty], "v", config=every)
+
+
+def test_prepare_cards_balances_and_keeps_brightness() -> None:
+    colour = ColourCorrection((2.5, 1.1, 0.45), ((1.1, -0.1, 0.0), (0.0, 1.0, 0.0), (0.0, -0.1, 1.1)))
+    p = Profile(name="lamp", colour=colour)
+    rng = np.random.default_rng(4)
+    grey = rng.integers(60, 110, (12, 16, 1)).astype(np.float64)
+    img = np.clip(grey * np.array([0.4, 0.9, 2.2]), 0, 255).astype(np.uint8)  # warm cast on grey paper
+    cards, board = p.prepare_cards(img).astype(float), p.prepare(img).astype(float)
+    harmonic = 3.0 / np.sum(1.0 / img.astype(float), axis=2)  # a grey keeps its harmonic mean level
+    assert np.abs(cards.mean(axis=2) - harmonic).max() < 0.1 * harmonic.mean()
+    assert board.mean() < 0.75 * cards.mean()  # prepare is unchanged: scaled for headroom
+    assert np.abs(cards - cards.mean(axis=2, keepdims=True)).max() < 8  # grey again
+    assert identity_profile().prepare_cards(img) is img
+    with pytest.raises(CalibrationError, match="prepare_cards"):
+        p.prepare_cards(np.zeros((4, 4), np.uint8))

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
+from numpy.typing import NDArray
 
-from vision.analyze import scale_reading
+from vision.analyze import analyze, scale_reading
+from vision.profile import card_view_of
 from vision.types import BoardReading, CardReading, ExpeditionReading, SceneReading
 
 QUAD = ((10.0, 20.0), (40.0, 20.0), (40.0, 60.0), (10.0, 60.0))
@@ -40,3 +43,42 @@ def test_bad_scale_or_size() -> None:
         scale_reading(_reading(), 0.0, (80, 60))
     with pytest.raises(ValueError, match="positive"):
         scale_reading(_reading(), 1.0, (0, 60))
+
+
+class _Profile:
+    """Marks each view with its own value, so the reader that saw it can be told."""
+
+    token_model = None
+
+    def __init__(self) -> None:
+        self.calls: list[str] = []
+
+    def prepare(self, image: NDArray[np.uint8]) -> NDArray[np.uint8]:
+        self.calls.append("prepare")
+        return np.full_like(image, 10)
+
+
+class _CardProfile(_Profile):
+    def prepare_cards(self, image: NDArray[np.uint8]) -> NDArray[np.uint8]:
+        self.calls.append("prepare_cards")
+        return np.full_like(image, 200)
+
+
+def test_card_view_is_the_profiles_card_view_when_it_has_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    image = np.random.default_rng(0).integers(0, 255, (24, 32, 3)).astype(np.uint8)
+    prepared = np.zeros_like(image)
+    assert card_view_of(_Profile(), image, prepared) is prepared
+    assert int(card_view_of(_CardProfile(), image, prepared)[0, 0, 0]) == 200
+    seen: dict[str, int] = {}
+    from vision import cards
+    from vision.cards import detect
+
+    monkeypatch.setattr(detect, "detect", lambda img: seen.setdefault("detect", int(img[0, 0, 0])) and [])
+    monkeypatch.setattr(cards, "read", lambda img, **kw: seen.setdefault("cards", int(img[0, 0, 0])) and [])
+    monkeypatch.setattr(cards, "read_expedition", lambda img, **kw: None)
+    with_view, without = _CardProfile(), _Profile()
+    analyze(image, "silver-gold", profile=with_view)
+    assert seen == {"detect": 200, "cards": 200} and with_view.calls == ["prepare", "prepare_cards"]
+    seen.clear()
+    analyze(image, "silver-gold", profile=without)
+    assert seen == {"detect": 10, "cards": 10}
