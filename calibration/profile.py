@@ -95,38 +95,27 @@ class Profile:
         (H, W, 3) uint8 array
             Same shape; the input itself for the identity profile.
         """
-        ok = isinstance(image, np.ndarray) and image.ndim == 3 and image.dtype == np.uint8
-        if not ok or image.shape[2] != 3:
-            raise CalibrationError("profile.prepare needs an (H, W, 3) uint8 BGR image")
-        out = image
-        if self.lens is not None:
-            out = self.lens.undistort(out)
-        return self.colour.with_headroom().apply(out)
+        return self._corrected(image, self.colour.with_headroom(), "prepare")
 
     def prepare_cards(self, image: NDArray[np.uint8]) -> NDArray[np.uint8]:
         """The view the map-card readers read: lens undone, white balance keeping the brightness.
 
         Unlike :meth:`prepare`, no colour matrix and no headroom scaling (see
         :meth:`ColourCorrection.balance_keeping_brightness`): on strongly cast photos those darken
-        the cards and cost more marks than the colour accuracy they buy.
-
-        Parameters
-        ----------
-        image : (H, W, 3) uint8 array
-            BGR.
-
-        Returns
-        -------
-        (H, W, 3) uint8 array
-            Same shape; the input itself for the identity profile.
+        the cards and cost more marks than the colour accuracy they buy. Same parameters and
+        result as :meth:`prepare`.
         """
+        return self._corrected(image, self.colour.balance_keeping_brightness(), "prepare_cards")
+
+    def _corrected(self, image: NDArray[np.uint8], colour: ColourCorrection, what: str) -> NDArray[np.uint8]:
+        """``image`` (H, W, 3) uint8 BGR with the lens undone and ``colour`` applied."""
         ok = isinstance(image, np.ndarray) and image.ndim == 3 and image.dtype == np.uint8
         if not ok or image.shape[2] != 3:
-            raise CalibrationError("profile.prepare_cards needs an (H, W, 3) uint8 BGR image")
+            raise CalibrationError(f"profile.{what} needs an (H, W, 3) uint8 BGR image")
         out = image
         if self.lens is not None:
             out = self.lens.undistort(out)
-        return self.colour.balance_keeping_brightness().apply(out)
+        return colour.apply(out)
 
     # ----------------------------------------------------------------- geometry
     @property
