@@ -54,14 +54,18 @@ def analyze(
         raise ValueError(f"unknown game {game!r}")
     t0 = time.perf_counter()
     stage_ms: dict[str, float] = {}
-    prepared = image if profile is None else _timed(stage_ms, "profile", lambda: profile.prepare(image))
-    card_view = prepared
-    if profile is not None and game in ("auto", "silver-gold"):
+    reads_cards = game in ("auto", "silver-gold")
+    # each view is made only when a reader that runs needs it
+    prepared: NDArray[np.uint8] | None = image if profile is None else None
+    if profile is not None and game in ("auto", "splendor-duel"):
+        prepared = _timed(stage_ms, "profile", lambda: profile.prepare(image))
+    card_view = image
+    if profile is not None and reads_cards:
         card_view = _timed(stage_ms, "profile_cards", lambda: card_view_of(profile, image, prepared))
     found: tuple[CardReading, ...] = ()
     expedition: ExpeditionReading | None = None
     found_board: BoardReading | None = None
-    if game in ("auto", "silver-gold"):
+    if reads_cards:
         # one card detection serves the map cards and the expedition card
         quads = _timed(stage_ms, "detect", lambda: detect_cards(card_view))
         found = tuple(_timed(stage_ms, "cards", lambda: cards.read(card_view, catalog=catalog, quads=quads)))
@@ -71,7 +75,8 @@ def analyze(
                      if not any(float(np.linalg.norm(q.corners.mean(axis=0) - m)) < 1.0 for m in maps))
         expedition = _timed(stage_ms, "expedition", lambda: cards.read_expedition(card_view, quads=rest))
     if game in ("auto", "splendor-duel"):
-        found_board = _timed(stage_ms, "board", lambda: board.read(prepared, profile=profile))
+        board_view = image if prepared is None else prepared
+        found_board = _timed(stage_ms, "board", lambda: board.read(board_view, profile=profile))
     h, w = image.shape[:2]
     return SceneReading(
         width=w,

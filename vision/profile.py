@@ -32,7 +32,7 @@ class ProfileLike(Protocol):
 
 
 def card_view_of(profile: ProfileLike, image: NDArray[np.uint8],
-                 prepared: NDArray[np.uint8]) -> NDArray[np.uint8]:
+                 prepared: NDArray[np.uint8] | None = None) -> NDArray[np.uint8]:
     """The view of ``image`` the map-card readers read.
 
     A profile may offer an optional ``prepare_cards(image)`` method (same contract as
@@ -44,12 +44,15 @@ def card_view_of(profile: ProfileLike, image: NDArray[np.uint8],
     profile : ProfileLike
     image : (H, W, 3) uint8 array
         The BGR photo as taken.
-    prepared : (H, W, 3) uint8 array
-        ``profile.prepare(image)``, returned when the profile has no card view.
+    prepared : (H, W, 3) uint8 array, optional
+        ``profile.prepare(image)`` when already made, returned when the profile has no card
+        view; made here when needed and not given.
 
     Returns
     -------
     (H, W, 3) uint8 array
     """
     prepare_cards = getattr(profile, "prepare_cards", None)
-    return prepared if prepare_cards is None else prepare_cards(image)
+    if prepare_cards is not None:
+        return prepare_cards(image)
+    return profile.prepare(image) if prepared is None else prepared

@@ -78,7 +78,19 @@ def test_card_view_is_the_profiles_card_view_when_it_has_one(monkeypatch: pytest
     monkeypatch.setattr(cards, "read_expedition", lambda img, **kw: None)
     with_view, without = _CardProfile(), _Profile()
     analyze(image, "silver-gold", profile=with_view)
-    assert seen == {"detect": 200, "cards": 200} and with_view.calls == ["prepare", "prepare_cards"]
+    # the board's view is not made when no board is read
+    assert seen == {"detect": 200, "cards": 200} and with_view.calls == ["prepare_cards"]
     seen.clear()
     analyze(image, "silver-gold", profile=without)
-    assert seen == {"detect": 10, "cards": 10}
+    assert seen == {"detect": 10, "cards": 10} and without.calls == ["prepare"]
+    from vision import board
+
+    monkeypatch.setattr(board, "read", lambda img, **kw: seen.setdefault("board", int(img[0, 0, 0])) and None)
+    seen.clear()
+    both = _CardProfile()
+    analyze(image, "auto", profile=both)
+    assert seen == {"detect": 200, "cards": 200, "board": 10} and both.calls == ["prepare", "prepare_cards"]
+    seen.clear()
+    plain = _Profile()
+    analyze(image, "auto", profile=plain)
+    assert seen == {"detect": 10, "cards": 10, "board": 10} and plain.calls == ["prepare"]
