@@ -328,25 +328,40 @@ def _ink_map(lab: NDArray[np.float32], paper: NDArray[np.float32], cells: list[_
     """``(H, W)`` bool: ink over each cell's whole box, against the cells' fill.
 
     Shade (uneven light, a shadow) darkens a whole cell: the fill's lightness follows the
-    lightest part of the cell's inside, within ``min_shade``. Each cell's fill lightness is
-    painted over its box, and the whole window is compared with the fill at once.
+    lightest part of the cell's inside, within ``min_shade``. The fill's colour (a, b) is the
+    median over the cells (those within ``min_shade`` of the paper) of each cell's own fill colour,
+    the mean of its inside's lightest tenth: a colour cast tints the cells unequally and a glare
+    may hold the card's lightest pixels, so ``paper`` may be a glare's colour. A cell at least as
+    light as ``paper`` keeps its own fill colour (a glare adds light and washes the colour out;
+    pen only darkens a cell). Each cell's fill is painted over its box, and the whole window is
+    compared with the fill at once.
     """
     used = [cell for cell in cells if lab[cell.box].size and lab[cell.inner].size]
-    fill_l = np.zeros(len(used))
-    # the 90th percentile of the inside's lightness, for the cells of each inside size at once
+    fill = np.zeros((len(used), 3))
+    # the 90th percentile of the inside's lightness, for the cells of each inside size at once;
+    # the fill's colour is the mean colour of the inside's pixels at least that light
     by_shape: dict[tuple[int, ...], list[int]] = {}
     for n, cell in enumerate(used):
         by_shape.setdefault(lab[cell.inner].shape, []).append(n)
     for idx in by_shape.values():
-        light = np.stack([lab[used[n].inner][:, :, 0].ravel() for n in idx])
-        fill_l[idx] = np.percentile(light, 90, axis=1)
+        px = np.stack([lab[used[n].inner].reshape(-1, 3) for n in idx])
+        fill[idx, 0] = np.percentile(px[:, :, 0], 90, axis=1)
+        top = (px[:, :, 0] >= fill[idx, 0][:, None]).astype(np.float32)
+        fill[idx, 1:] = np.einsum("kn,knc->kc", top, px[:, :, 1:]) / top.sum(axis=1)[:, None]
     ref = np.empty(lab.shape, np.float32)
     ref[:] = paper
     covered = np.zeros(lab.shape[:2], bool)
-    local = paper.copy()
+    # the fill's colour: the median of the cells' own fill colours (a glare or an uneven cast tints
+    # the cells unequally; the lightest pixels of the card, its paper, may lie under a glare). A
+    # cell lit lighter than the paper shows its own fill's colour: a glare adds light and washes
+    # the colour out, where pen only ever darkens a cell's fill and tints it
+    light = fill[:, 0] >= cfg.min_shade * paper[0]
+    common = np.median(fill[light, 1:], axis=0) if light.any() else paper[1:]
     for n, cell in enumerate(used):
-        local[0] = min(paper[0], max(float(fill_l[n]), cfg.min_shade * paper[0]))
-        ref[(*cell.box, 0)] = local[0]
+        local = paper.copy()
+        local[1:] = fill[n, 1:] if fill[n, 0] >= paper[0] else common
+        local[0] = min(paper[0], max(float(fill[n, 0]), cfg.min_shade * paper[0]))
+        ref[cell.box] = local
         covered[cell.box] = True
     if not used:
         return covered
