@@ -4,7 +4,9 @@ Cards are found as closed edge loops on a downscaled copy: Canny over all three 
 channels, a thin dilation to close gaps, every contour (outer and inner) approximated by a
 polygon. Convex hulls whose minimum-area rectangle has a card's aspect ratio and which are
 four-sided (the hull fills its four-corner approximation; a slanted card is a trapezoid, not a
-rectangle) are cards; corners are refined by fitting a line to each side.
+rectangle) are cards; corners are refined by fitting a line to each side. A card far off in a
+tilted view is foreshortened up to a square: a squat quad (squarer than ``aspect_range[1]``) is a
+card only where nothing else was found.
 The image border is drawn into the edge map so a card cut by the border still closes; such a
 card is reported ``partial``.
 
@@ -157,10 +159,11 @@ def _edges(canny: NDArray[np.uint8], dilate_px: int) -> NDArray[np.uint8]:
     return edges
 
 
-def _shape_ok(cnt: NDArray[np.int32], cfg: DetectConfig, size: tuple[int, int],
+def _shape_ok(cnt: NDArray[np.int32], cfg: DetectConfig, size: tuple[int, int], squat: bool = False,
               ) -> tuple[NDArray[np.float64], bool, float] | None:
     """A card candidate from a contour or an edge chain: its convex hull must be a filled,
-    card-shaped quadrilateral (or, touching the border, a filled partial card)."""
+    card-shaped quadrilateral (or, touching the border, a filled partial card). With ``squat``,
+    a hull squarer than ``aspect_range[1]`` is card-shaped too (see :func:`_candidates`)."""
     h, w = size
     img_area = float(h * w)
     hull = cv2.convexHull(cnt)
@@ -180,7 +183,7 @@ def _shape_ok(cnt: NDArray[np.int32], cfg: DetectConfig, size: tuple[int, int],
         box = cv2.boxPoints(cv2.minAreaRect(hull)).astype(np.float64)
         return _clockwise(box), True, hull_area
     lo, hi = cfg.aspect_range
-    if not lo <= min(rw, rh) / max(rw, rh) <= hi:
+    if not lo <= min(rw, rh) / max(rw, rh) <= (1.0 if squat else hi):
         return None
     peri = cv2.arcLength(hull, True)
     approx = None
@@ -201,9 +204,10 @@ def _shape_ok(cnt: NDArray[np.int32], cfg: DetectConfig, size: tuple[int, int],
 
 def _candidates(edges: NDArray[np.uint8], cfg: DetectConfig,
                 ) -> list[tuple[NDArray[np.float64], bool, float, bool]]:
-    """Candidates ``(quad, partial, area, weak)`` from closed edge loops (every contour) and from
+    """Candidates ``(quad, partial, area, rank)`` from closed edge loops (every contour) and from
     connected edge chains (a loop left open where a corner of the card matches the table).
-    ``weak``: a side of the quad does not run along an edge (see :func:`_side_support`).
+    ``rank``: 0 for a card-shaped quad, 1 for a weak one (a side of the quad does not run along
+    an edge, see :func:`_side_support`), 2 for a squat one (squarer than ``aspect_range[1]``).
 
     ``edges`` is an edge map of :func:`_edges`, with the image border drawn in: its only outer
     contour is the border's, which is among ``RETR_LIST``'s contours and spans the whole photo
@@ -221,21 +225,27 @@ def _candidates(edges: NDArray[np.uint8], cfg: DetectConfig,
             continue
         area = cv2.contourArea(cnt)
         cand = _shape_ok(cnt, cfg, size)
-        if cand is None:
-            continue
+        # a card seen at a flat angle (far from the camera of a tilted view) is foreshortened
+        # along the view, up to a square; so is a card's square grid box. A squat quad only
+        # fills a place no card-shaped quad took
+        squat = cand is None
+        if squat:
+            cand = _shape_ok(cnt, cfg, size, squat=True)
+            if cand is None:
+                continue
         # a loop must fill its hull; an open chain (the contour of a thin edge) need not
         if (not cand[1] and area / cand[2] < cfg.min_solidity
                 and area > cfg.thin_chain * cv2.arcLength(cnt, True)):
             continue
         weak = not cand[1] and _side_support(near, cand[0], cfg) < cfg.side_support
-        if weak:
+        if weak and not squat:
             # a side that runs along no edge cuts across the card (a corner lost to glare or a
             # low-contrast table): look for the true side along the edges, parallel to its opposite.
             # The repaired quad stays a stand-in: it only fills a place no well-outlined quad took
             fixed = _repair(near, cand[0], cfg)
             if fixed is not None:
                 cand = (fixed, False, float(cv2.contourArea(fixed.astype(np.float32))))
-        out.append((*cand, weak))
+        out.append((*cand, 2 if squat else int(weak)))
     return out
 
 
@@ -446,8 +456,8 @@ def detect(image: NDArray[np.uint8], config: DetectConfig | None = None) -> Dete
     """
     cfg = config or default_config()
     h, w = image.shape[:2]
-    per_pass: list[list[tuple[NDArray[np.float64], bool, float]]] = []
-    weak_pass: list[list[tuple[NDArray[np.float64], bool, float]]] = []
+    # each pass's candidates by rank (see _candidates): card-shaped, weak, squat
+    ranked: list[list[list[tuple[NDArray[np.float64], bool, float]]]] = [[], [], []]
     scaled: dict[int, tuple[float, NDArray[np.uint8]]] = {}
     cannies: dict[tuple[int, float, float, float], NDArray[np.uint8]] = {}
     propose_key: tuple[int, float, float, float] | None = None
@@ -465,17 +475,19 @@ def detect(image: NDArray[np.uint8], config: DetectConfig | None = None) -> Dete
             cannies[ckey] = _canny(small, blur, low, high)
         edges = _edges(cannies[ckey], int(dilate))
         found = _candidates(edges, cfg)
-        per_pass.append([((quad + 0.5) / f - 0.5, is_partial, area / (f * f))
-                         for quad, is_partial, area, weak in found if not weak])
-        weak_pass.append([((quad + 0.5) / f - 0.5, is_partial, area / (f * f))
-                          for quad, is_partial, area, weak in found if weak])
+        for rank, cands in enumerate(ranked):
+            cands.append([((quad + 0.5) / f - 0.5, is_partial, area / (f * f))
+                          for quad, is_partial, area, r in found if r == rank])
+    per_pass, weak_pass, squat_pass = ranked
     full_all = [c for cands in per_pass + weak_pass for c in cands if not c[1]]
     med = float(np.median([c[2] for c in full_all])) if full_all else 0.0
     kept: list[tuple[NDArray[np.float64], bool, float]] = []
     short = float(np.sqrt(med * 63.0 / 88.0))  # a card's short side in pixels
     # earlier (finer) passes win; later ones add what they missed; quads with a side along no
-    # edge come last: they only fill places where no well-outlined quad was found
-    for i, cands in enumerate(per_pass + weak_pass):
+    # edge come next: they only fill places where no well-outlined quad was found; squat quads
+    # come last and only fill places nothing else took (they take no outer place either: a
+    # squat loop around a card holds something else too)
+    for i, cands in enumerate(per_pass + weak_pass + squat_pass):
         first = i % len(per_pass) == 0
         usable = [c for c in cands if not c[1]
                   or (first and full_all and cfg.min_partial_area_frac * med <= c[2] <= 1.3 * med
@@ -487,7 +499,7 @@ def detect(image: NDArray[np.uint8], config: DetectConfig | None = None) -> Dete
             clash = [n for n, o in enumerate(shared) if o > cfg.nest_overlap]
             if not clash:
                 kept.append(cand)
-            elif (len(clash) == 1 and not cand[1] and not kept[clash[0]][1]
+            elif (i < 2 * len(per_pass) and len(clash) == 1 and not cand[1] and not kept[clash[0]][1]
                   and not _holds_two(cand, full_all)
                   and sum(o > 1.0 - cfg.inner_share for o in shared) == 1
                   and kept[clash[0]][2] < cfg.inner_share * cand[2]
