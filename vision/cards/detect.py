@@ -650,8 +650,8 @@ def propose(image: NDArray[np.uint8], found: tuple[CardQuad, ...],
         area = float(cv2.contourArea(quad.astype(np.float32)))
         if any(_overlap(quad, k) > cfg.propose_overlap * area for k in known):
             continue
-        if any(_overlap(quad, k) > cfg.nest_overlap * area for k in kept):
-            continue
+        if any(_overlap(quad, k) > cfg.propose_overlap * area for k in kept):
+            continue  # cards lie side by side: a proposal overlaps one kept no more than a found one
         if any(_overlap(quad, k) > cfg.inner_share * area for k in rejected):
             continue  # all but the same quad as one rejected
         if asked >= cfg.propose_max:
