@@ -42,6 +42,7 @@ class IdentifyConfig:
     min_margin: float
     clear_layout: float
     min_turn_margin: float
+    turn_evidence: float
     grey_chroma: float
     chroma_percentile: float
     chroma_share: float
@@ -337,6 +338,40 @@ def _match(obs: Observation, catalog: Catalog, cfg: IdentifyConfig, colour: bool
     conf = float(np.clip(min(above, margin / (3.0 * cfg.min_margin)), 0.0, 1.0))
     if not clear and (top_layout < cfg.min_layout or margin < cfg.min_margin):
         return Identity(None, 0, conf, top_score, margin, top_card)
-    # another quarter turn of the same card that fits almost as well: its cells are in doubt
-    close = tuple(k for sc, k in turns[top_card.id] if k != top_k and top_score - sc < cfg.min_turn_margin)
+    # another quarter turn of the same card that fits almost as well: its cells are in doubt,
+    # unless the symbols seen tell the two turns apart where they differ
+    close = tuple(k for sc, k in turns[top_card.id]
+                  if k != top_k and top_score - sc < cfg.min_turn_margin
+                  and _turn_lead(evidence, top_card.grid(top_k), top_card.grid(k)) < cfg.turn_evidence)
     return Identity(top_card, top_k, conf, top_score, margin, top_card, close)
+
+
+def _turn_lead(evidence: NDArray[np.float64], mine: NDArray[np.str_], theirs: NDArray[np.str_]) -> float:
+    """How much better the symbols seen fit the grid ``mine`` than another turn ``theirs`` of
+    it, on the cells where the two print different symbols: the mean, over those cells, of the
+    evidence for ``mine``'s symbol less that for ``theirs``'s (-1 to 1; 0 without such cells).
+
+    The card score averages the symbol evidence over every cell, so two turns that differ in two
+    cells of fourteen differ little there even when those two cells are clear; the turn is
+    settled by the cells where the turns differ.
+
+    Parameters
+    ----------
+    evidence : (rows, cols, 4) float64 array
+        Likeness of plain, X, coin and palm per cell (:func:`_symbol_evidence`).
+    mine, theirs : (rows, cols) str arrays
+        The two turns of a card's grid (``.`` for water).
+
+    Returns
+    -------
+    float
+    """
+    if mine.shape != theirs.shape:
+        return 0.0
+    differ = (mine != theirs) & (mine != ".") & (theirs != ".")
+    if not differ.any():
+        return 0.0
+    rr, cc = np.nonzero(differ)
+    a = np.array([_SYMBOL_ORDER.index(str(ch)) for ch in mine[differ]])
+    b = np.array([_SYMBOL_ORDER.index(str(ch)) for ch in theirs[differ]])
+    return float(np.mean(evidence[rr, cc, a] - evidence[rr, cc, b]))
