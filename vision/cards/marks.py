@@ -56,6 +56,7 @@ class MarksConfig:
     residual_cap_centre: float
     mask_px: int
     print_share: float
+    print_cells: float
     print_grow_px: int
     min_pool: int
     pooled_hi: float
@@ -519,8 +520,9 @@ def print_templates(cards: Sequence[tuple[CellInk, NDArray[np.str_]]],
                     config: MarksConfig | None = None) -> PrintTemplates:
     """The print of each symbol class, learnt from every cell printed with it in one photo.
 
-    A symbol is printed alike in each of its cells, while pen strokes differ from cell to cell:
-    a pixel is print when it is ink in at least ``print_share`` of the class's cells. The print's
+    A symbol is printed alike in each of its cells, while pen strokes differ from cell to cell
+    and only add ink: a pixel is print when it is ink in at least ``print_share`` of the class's
+    cells with the least ink (the ``print_cells`` share of them, at least two). The print's
     own residual ink (centre and ring shares) is the ``typical_quantile`` percentile over the
     class's cells (most cells of a class carry no pen; the lower part of the spread is the
     print), its inked corners the second-lowest share. Classes with fewer than ``min_pool``
@@ -553,6 +555,10 @@ def print_templates(cards: Sequence[tuple[CellInk, NDArray[np.str_]]],
         if len(pool) < cfg.min_pool:
             continue
         masks = np.stack([p[0] for p in pool])
+        # pen only adds ink to a cell, and most cells of a class may carry it (a card marked
+        # through): the print is learnt from the cells with the least ink
+        order = np.argsort(masks.reshape(len(pool), -1).sum(axis=1), kind="stable")
+        masks = masks[order[:max(2, int(np.ceil(cfg.print_cells * len(pool))))]]
         share = masks.mean(axis=0)
         # each cell's print sits a pixel or two off (the grid lines are found to a pixel or so):
         # each mask is brought onto the first estimate of the print before the shares are taken
@@ -561,7 +567,7 @@ def print_templates(cards: Sequence[tuple[CellInk, NDArray[np.str_]]],
         # a mask moved by a shift meets the print as the print moved by the opposite shift (the
         # reverse order of _shifted) meets the mask
         reach, (h, w) = cfg.print_shift_px, masks.shape[1:]
-        overlap = masks.reshape(len(pool), -1).astype(np.float32) @ _flat_shifts(first, reach)[::-1].T
+        overlap = masks.reshape(len(masks), -1).astype(np.float32) @ _flat_shifts(first, reach)[::-1].T
         big = np.pad(masks, [(0, 0), (reach, reach), (reach, reach)])
         corner = [divmod(int(k), 2 * reach + 1) for k in overlap.argmax(axis=1)]
         share = np.mean([big[n, dy:dy + h, dx:dx + w] for n, (dy, dx) in enumerate(corner)], axis=0)

@@ -59,6 +59,24 @@ def test_template_is_the_shared_print_and_a_stroke_is_residual(rng: np.random.Ge
     assert max(clean) < cfg.pooled_hi / 2
 
 
+def test_the_print_of_a_class_mostly_marked_alike_leaves_the_pen_out(rng: np.random.Generator) -> None:
+    # five X cells, three of them ringed alike (a player marks the same way every time): the
+    # ring is in most of the class's cells, yet it only adds ink to the print
+    masks = [_printed_x(rng) for _ in range(5)]
+    for k in (1, 2, 4):
+        masks[k] = _with_stroke(masks[k])
+    ink = _ink(masks)
+    printed = np.array([["X"] * 5])
+    cfg = default_config()
+    tpl = print_templates([(ink, printed)])
+    residual = [pooled_residual(ink, (0, c), tpl["X"]) for c in range(5)]
+    assert min(residual[k] for k in (1, 2, 4)) >= cfg.pooled_hi
+    assert max(residual[k] for k in (0, 3)) < cfg.pooled_hi / 2
+    # learnt from every cell, the print takes the ring in and the marked cells show no residual
+    everyone = print_templates([(ink, printed)], replace(cfg, print_cells=1.0))
+    assert max(pooled_residual(ink, (0, c), everyone["X"]) for c in range(5)) < cfg.pooled_hi
+
+
 def test_second_stage_marks_a_symbol_cell_the_first_missed(rng: np.random.Generator) -> None:
     printed = np.array([["X", "X", "X", "X"]])
     masks = [_printed_x(rng) for _ in range(4)]
