@@ -17,6 +17,7 @@ corner, in the places no plausible card (:func:`plausible`) explains, for the re
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -536,10 +537,11 @@ def propose(image: NDArray[np.uint8], found: tuple[CardQuad, ...],
     adjacent sides meeting at a corner.
 
     Straight segments of the edge map (outside the cards already found) are paired into corners;
-    each corner is completed to a quad of the photo's typical card size (the median of ``found``)
-    and its two unseen sides are moved onto edges along them where there are some (see
-    :func:`_repair`). The proposals are unverified: the reader keeps one only when it shows a
-    whole grid of outlined cells.
+    each corner is completed to a quad of the photo's typical card size (the median of ``found``),
+    then, after every such quad, to one of the size of the found card nearest to the corner (a
+    tilted view shows far cards smaller), and its two unseen sides are moved onto edges along
+    them where there are some (see :func:`_repair`). The proposals are unverified: the reader
+    keeps one only when it shows a whole grid of outlined cells.
 
     Parameters
     ----------
@@ -582,6 +584,9 @@ def propose(image: NDArray[np.uint8], found: tuple[CardQuad, ...],
     sh, sw = edges.shape
     med = float(np.median([q.area for q in full])) * f * f
     short, long_ = np.sqrt(med * 63.0 / 88.0), np.sqrt(med * 88.0 / 63.0)
+    # a tilted view shows far cards smaller: a corner is also completed to its nearest card's size
+    centres = np.array([(q.corners.mean(axis=0) + 0.5) * f - 0.5 for q in full])
+    areas = np.array([q.area for q in full]) * f * f
     # the cards already found explain their own edges
     taken = np.zeros_like(edges)
     for q in found + tuple(q for q in borrowed if plausible(q, cfg)):
@@ -610,7 +615,7 @@ def propose(image: NDArray[np.uint8], found: tuple[CardQuad, ...],
     lo_ang, hi_ang = np.radians(cfg.propose_angle_deg)
     cos = u @ u.T
     pairs = np.argwhere(np.triu((cos <= np.cos(lo_ang)) & (cos >= np.cos(hi_ang)), 1))
-    cands: list[tuple[float, NDArray[np.float64]]] = []
+    cands: list[tuple[int, float, NDArray[np.float64]]] = []
     corners, meet = _intersect_many(a[pairs[:, 0]], u[pairs[:, 0]], a[pairs[:, 1]], u[pairs[:, 1]])
     for (i, j), p, met in zip(pairs, corners, meet, strict=True):
         if not met:
@@ -623,30 +628,34 @@ def propose(image: NDArray[np.uint8], found: tuple[CardQuad, ...],
             legs.append([(sign * u[k], reach) for sign, reach, start in ((1.0, t[1], t[0]),
                                                                           (-1.0, -t[0], -t[1]))
                          if start <= gap and reach >= cfg.propose_min_side * short])
-        for ui, li in legs[0]:
-            for uj, lj in legs[1]:
-                # the longer leg runs along the card's long side
-                si, sj = (long_, short) if li / long_ >= lj / short else (short, long_)
-                quad = np.array([p, p + si * ui, p + si * ui + sj * uj, p + sj * uj])
-                if (quad.min() < 0) or (quad[:, 0].max() > sw - 1) or (quad[:, 1].max() > sh - 1):
-                    continue
-                quad = _clockwise(quad)
-                # a proposal's sides are moved onto the edges along them where there are some
-                fixed = _repair(near, quad, cfg, every=False)
-                quad = fixed if fixed is not None else quad
-                support = _sides_support(near, quad, cfg)
-                # an open outline has lost at most one side; the table's own lines (wood
-                # grain, a cloth's weave) run one way and support two opposite sides at most
-                inside = quad.min() >= 0 and quad[:, 0].max() <= sw - 1 and quad[:, 1].max() <= sh - 1
-                if inside and int(np.sum(support >= cfg.side_support)) >= 3:
-                    cands.append((float(support.mean()), quad))
-    cands.sort(key=lambda t: -t[0])
+        local = float(areas[np.argmin(np.hypot(*(centres - p).T))])
+        sizes = [(short, long_)]
+        if not np.isclose(local, med):
+            sizes.append((np.sqrt(local * 63.0 / 88.0), np.sqrt(local * 88.0 / 63.0)))
+        for (ui, li), (uj, lj), (s_short, s_long) in itertools.product(legs[0], legs[1], sizes):
+            # the longer leg runs along the card's long side
+            si, sj = (s_long, s_short) if li / s_long >= lj / s_short else (s_short, s_long)
+            quad = np.array([p, p + si * ui, p + si * ui + sj * uj, p + sj * uj])
+            if (quad.min() < 0) or (quad[:, 0].max() > sw - 1) or (quad[:, 1].max() > sh - 1):
+                continue
+            quad = _clockwise(quad)
+            # a proposal's sides are moved onto the edges along them where there are some
+            fixed = _repair(near, quad, cfg, every=False)
+            quad = fixed if fixed is not None else quad
+            support = _sides_support(near, quad, cfg)
+            # an open outline has lost at most one side; the table's own lines (wood
+            # grain, a cloth's weave) run one way and support two opposite sides at most
+            inside = quad.min() >= 0 and quad[:, 0].max() <= sw - 1 and quad[:, 1].max() <= sh - 1
+            if inside and int(np.sum(support >= cfg.side_support)) >= 3:
+                # those of the nearest card's size come after all of the typical size
+                cands.append((int(s_short != short), float(support.mean()), quad))
+    cands.sort(key=lambda t: (t[0], -t[1]))
     kept: list[NDArray[np.float64]] = []
     out: list[CardQuad] = []
     known = [(q.corners + 0.5) * f - 0.5 for q in found]
     rejected: list[NDArray[np.float64]] = []
     asked = 0
-    for _, quad in cands:
+    for _, _, quad in cands:
         area = float(cv2.contourArea(quad.astype(np.float32)))
         if any(_overlap(quad, k) > cfg.propose_overlap * area for k in known):
             continue
