@@ -478,6 +478,48 @@ def _skin_parts(parts: NDArray[np.float64], eps: NDArray[np.float64], light: NDA
     return (near & (model.to_camera(sec).mean(-1) >= cfg.hand_min_brightness)).any(axis=1)
 
 
+def _unclip(x: NDArray[np.float64], sat: NDArray[np.bool_], shade: NDArray[np.float64],
+            eps: NDArray[np.float64], model: TokenModel,
+            cfg: BoardConfig) -> tuple[NDArray[np.float64], NDArray[np.bool_]]:
+    """Read a clipped spot's hue from its less lit part.
+
+    A bright token may clip a channel over most of its face, which hides its tint (a pearl's
+    pink). The same token less lit (its curve, its rim: ``shade``) is its colour scaled down,
+    the same chromaticity, and often under the clip. A spot with a clipped channel whose shade
+    has none takes the shade's log chromaticity with its own brightness, and counts as unclipped.
+
+    Parameters
+    ----------
+    x : (25, 3) float64 light-normalised log colours
+    sat : (25, 3) bool clipped channels of the spots
+    shade : (25, 3) float64 BGR (0..1) of each spot's less lit part
+    eps : (3,) float64 log offset of each channel
+    model : TokenModel, whose colour correction (when known) gives the clip levels
+    cfg : BoardConfig
+
+    Returns
+    -------
+    x, sat : the spots' colours and clipped channels, the unclipped spots replaced
+    """
+    shade_sat = model.clipped(shade, cfg.saturation, cfg.clip_feed)
+    use = (sat.sum(axis=1) >= cfg.shade_min_clipped) & ~shade_sat.any(axis=1)
+    if not use.any():
+        return x, sat
+    x, sat = x.copy(), sat.copy()
+    ls = np.log(shade + eps)
+    for i in np.flatnonzero(use):
+        clear = ~sat[i]
+        if not clear.any():
+            x[i] = chroma(ls[i]) + x[i].mean()
+        else:
+            # each clipped channel from the clear ones by the shade's ratios, never below what
+            # the clip let through
+            ref = float((x[i, clear] - ls[i, clear]).mean())
+            x[i, ~clear] = np.maximum(x[i, ~clear], ls[i, ~clear] + ref)
+    sat[use] = False
+    return x, sat
+
+
 def classify(samples: SpotSamples, model: TokenModel, cfg: BoardConfig) -> Classification:
     """Classify the spots of one board.
 
@@ -547,6 +589,8 @@ def classify(samples: SpotSamples, model: TokenModel, cfg: BoardConfig) -> Class
     means = np.asarray(model.means, np.float64)
     spreads = np.asarray(model.spreads, np.float64)
     sat = model.clipped(samples.inner.reshape(25, 3), cfg.saturation, cfg.clip_feed)
+    if samples.shade is not None:
+        x, sat = _unclip(x, sat, samples.shade.reshape(25, 3), eps, model, cfg)
     shift = np.zeros(3)
     supply = np.array([cfg.supply.count(k) for k in model.kinds], np.float64)
     if tokens.sum() >= 1:

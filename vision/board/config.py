@@ -135,6 +135,8 @@ class BoardConfig:
     lattice_rescue_quality: float = 0.6
     lattice_candidates: int = 10
     lattice_margin_trim: float = 0.05
+    shade_percentile: float = 5.0
+    shade_min_clipped: int = 1
 
 
 @dataclass(frozen=True)

@@ -50,7 +50,10 @@ class SpotSamples:
     round the best of a few rings near the spot's radius (a covered spot shows none).
     ``board_map`` is ``(h, w, 3)``: the rectified board's BGR (0..1) averaged over blocks of
     ``hand_map_scale`` pixels, and ``map_discs`` ``(25, h * w)`` bool marks each spot's disc on it
-    (what a hand reaching in over the board covers is judged there).
+    (what a hand reaching in over the board covers is judged there). ``shade`` is ``(5, 5, 3)``:
+    the mean BGR of the darkest ``shade_percentile`` percent of the spot's pixels (by brightness):
+    the token's own colour less lit (a token's curve and rim), whose channels stay below a clip
+    that a bright token's ``inner`` reaches.
     """
 
     inner: NDArray[np.float64]
@@ -61,6 +64,7 @@ class SpotSamples:
     ring: NDArray[np.float64] | None = None
     board_map: NDArray[np.float64] | None = None
     map_discs: NDArray[np.bool_] | None = None
+    shade: NDArray[np.float64] | None = None
 
 
 def _gradients(rect: NDArray[np.uint8]) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
@@ -197,6 +201,10 @@ def sample_spots(rect: NDArray[np.uint8], grid: Grid, cfg: BoardConfig) -> SpotS
     soft = cv2.GaussianBlur(img, (0, 0), cfg.texture_blur)
     px = soft[yi, xi]  # (25, P, 3)
     inner = np.percentile(px, cfg.inner_percentile, axis=1)
+    # whole pixels (not a percentile per channel) keep the colour's own chromaticity
+    bright = px.mean(axis=2)  # (25, P)
+    dim = bright <= np.percentile(bright, cfg.shade_percentile, axis=1, keepdims=True)
+    shade = (px * dim[..., None]).sum(axis=1) / np.maximum(dim.sum(axis=1), 1)[:, None]
     sectors = np.einsum("npc,ps->nsc", px, onehot)
     rxi = np.clip(centres[:, 0:1] + rdx[None, :], 0, size - 1)
     ryi = np.clip(centres[:, 1:2] + rdy[None, :], 0, size - 1)
@@ -233,6 +241,7 @@ def sample_spots(rect: NDArray[np.uint8], grid: Grid, cfg: BoardConfig) -> SpotS
         ring=ring.reshape(5, 5).astype(np.float64),
         board_map=board_map,
         map_discs=map_discs,
+        shade=shade.reshape(5, 5, 3).astype(np.float64),
     )
 
 

@@ -372,3 +372,44 @@ def test_a_skin_coloured_region_the_spots_show_through_is_no_hand(style: str, fa
     # ... unless they differ from it by no more than the configured contrast
     loose = dataclasses.replace(cfg, hand_board_contrast=0.5)
     assert (hand_cover(seen, eps, white, model, loose) >= cfg.hand_cover_min).any()
+
+
+def test_a_clipped_channel_is_read_from_the_spots_less_lit_part() -> None:
+    from vision.board.classify import _unclip
+
+    cfg = default_config()
+    model = default_model()
+    eps = model.channel_eps(cfg.eps)
+    pearl = np.array([0.85, 0.75, 0.95])
+    # spot 0: blue and red clipped, its shade clear; spot 1: red clipped, shade clear;
+    # spot 2: the shade is clipped too; spot 3: nothing clipped
+    inner = np.array([[0.99, 0.88, 0.99], [0.9, 0.8, 0.99], [0.99, 0.99, 0.99], [0.5, 0.4, 0.45]])
+    shade = np.array([pearl * 0.8, pearl * 0.8, [0.98, 0.97, 0.99], [0.4, 0.3, 0.35]])
+    x = np.log(inner + eps)
+    sat = model.clipped(inner, cfg.saturation, cfg.clip_feed)
+    assert sat.tolist() == [[True, False, True], [False, False, True], [True, True, True], [False] * 3]
+    got, got_sat = _unclip(x, sat, shade, eps, model, cfg)
+    ls = np.log(shade + eps)
+    # the clipped channels follow the shade's ratios to the clear channel(s), never below the clip
+    assert np.allclose(got[0] - got[0, 1], ls[0] - ls[0, 1])
+    assert np.allclose(got[1, :2], x[1, :2])
+    assert got[1, 2] >= x[1, 2]
+    assert got[1, 2] == pytest.approx(x[1, :2].mean() + ls[1, 2] - ls[1, :2].mean())
+    assert not got_sat[:2].any()
+    # a shade as clipped as the spot, and a clear spot, are left alone
+    assert np.array_equal(got[2:], x[2:]) and got_sat[2].all() and not got_sat[3].any()
+    # nothing changes in place
+    assert np.array_equal(sat, model.clipped(inner, cfg.saturation, cfg.clip_feed))
+
+
+@pytest.mark.parametrize(("style", "cast", "brightness"), [
+    ("wood", (1.0, 1.0, 1.0), 1.3),
+    ("night", (1.1, 0.8, 1.1), 1.2),
+    ("wood", (1.15, 0.9, 0.9), 1.2),
+])
+def test_overexposed_light_tokens_are_read_by_their_less_lit_parts(
+        style: str, cast: tuple[float, float, float], brightness: float) -> None:
+    # the light tokens' faces clip one or two channels; their curved edges do not
+    face = render_board_face(LAYOUT, style, np.random.default_rng(11))
+    assert _read_face(face.image, cast, brightness) == LAYOUT
+

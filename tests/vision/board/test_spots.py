@@ -105,3 +105,28 @@ def test_a_smooth_slope_of_light_across_an_empty_spot_is_no_texture(style: str, 
     tokens = [s.texture[r, c] for r in range(5) for c in range(5) if LAYOUT[r][c] in "UGRK"]
     assert max(empty) < cfg.empty_texture_max
     assert max(empty) < min(tokens)
+
+
+def test_a_spots_shade_is_its_own_colour_less_lit() -> None:
+    cfg = default_config()
+    size, pitch = cfg.rect_size, cfg.rect_size / 6.0
+    idx = (np.arange(5) + 1.0) * pitch
+    centres = np.stack(np.meshgrid(idx, idx), axis=-1)
+    grid = Grid(centres=centres, pitch=pitch, radius=0.4 * pitch, score=1.0)
+    img = np.full((size, size, 3), 0.3, np.float32)
+    # one pinkish token lit from the left: its colour scaled from 0.95 down to 0.55 across it
+    colour = np.array([0.85, 0.75, 0.95], np.float32)
+    cx, cy = centres[2, 2]
+    yy, xx = np.mgrid[0:size, 0:size]
+    disc = (xx - cx) ** 2 + (yy - cy) ** 2 <= grid.radius ** 2
+    light = 0.75 + 0.2 * (cx - xx) / grid.radius
+    img[disc] = colour * light[disc, None]
+    rect = np.clip(np.round(img * 255), 0, 255).astype(np.uint8)
+    s = sample_spots(rect, grid, cfg)
+    assert s.shade is not None and s.shade.shape == (5, 5, 3)
+    shade, inner = s.shade[2, 2], s.inner[2, 2]
+    # less lit than the spot's own measure, with the same chromaticity (whole pixels, not a
+    # percentile of each channel)
+    assert shade.mean() < inner.mean() - 0.05
+    assert np.allclose(shade / shade.mean(), colour / colour.mean(), atol=0.01)
+    assert np.allclose(s.shade[0, 0], 0.3, atol=0.01)
