@@ -43,14 +43,19 @@ class Classification:
 
 
 def _residuals(x: NDArray[np.float64], means: NDArray[np.float64], shift: NDArray[np.float64],
-               cfg: BoardConfig, sat: NDArray[np.bool_] | None = None) -> NDArray[np.float64]:
+               cfg: BoardConfig, sat: NDArray[np.bool_] | None = None,
+               glare: bool = False) -> NDArray[np.float64]:
     """Log-colour residuals of every spot against every kind.
 
     ``x`` (N, 3) features, ``means`` (K, 3) kind means, ``shift`` (..., 3) light shifts ->
     (..., N, K, 3). A strongly coloured kind may look paler or deeper than its mean (gloss, print,
     blur), so its chroma is scaled to fit within ``[chroma_scale_min, chroma_scale_max]``;
     only a change of hue counts. ``sat`` (N, 3) marks clipped channels: the true value may be
-    anything above the observed one, so a prediction above it costs nothing there.
+    anything above the observed one, so a prediction above it costs nothing there. With ``glare``
+    the kind may also be paled by white light added to it: light of ``b`` times the kind's own
+    brightness lifts its log brightness by ``log(1 + b)`` and shrinks its log chroma by about
+    ``1 / (1 + b)``, so a spot brighter than the kind by ``lift`` may show as little as
+    ``chroma_scale_min * exp(-lift)`` of its chroma.
     """
     ch_m = chroma(means)  # (K, 3)
     lum_m = means.mean(-1)  # (K,)
@@ -59,7 +64,11 @@ def _residuals(x: NDArray[np.float64], means: NDArray[np.float64], shift: NDArra
     xs = x - shift[..., None, :]  # (..., N, 3)
     a = chroma(xs)
     proj = np.einsum("...nc,kc->...nk", a, ch_m) / np.maximum(norm2, 1e-9)
-    scale = np.where(chromatic, np.clip(proj, cfg.chroma_scale_min, cfg.chroma_scale_max), 1.0)
+    low = cfg.chroma_scale_min
+    if glare:
+        lift = xs.mean(-1)[..., :, None] - lum_m  # (..., N, K)
+        low = cfg.chroma_scale_min * np.exp(-np.maximum(lift, 0.0))
+    scale = np.where(chromatic, np.clip(proj, low, cfg.chroma_scale_max), 1.0)
     pred = lum_m[:, None] + scale[..., None] * ch_m  # (..., N, K, 3)
     diff = xs[..., :, None, :] - pred
     if sat is not None:
@@ -76,10 +85,11 @@ def _norm(diff: NDArray[np.float64], w: float, cw: NDArray[np.float64] | None = 
 
 def _distances(x: NDArray[np.float64], means: NDArray[np.float64], shift: NDArray[np.float64],
                cfg: BoardConfig, sat: NDArray[np.bool_] | None = None,
-               cw: NDArray[np.float64] | None = None) -> NDArray[np.float64]:
+               cw: NDArray[np.float64] | None = None, glare: bool = False) -> NDArray[np.float64]:
     """(N, 3) features, (K, 3) kind means, (..., 3) shifts -> (..., N, K) distances; ``cw`` (N,)
-    weighs each spot's chroma (a dark spot's log chroma is unsteady)."""
-    return _norm(_residuals(x, means, shift, cfg, sat), cfg.luma_weight, cw)
+    weighs each spot's chroma (a dark spot's log chroma is unsteady); ``glare`` as in
+    :func:`_residuals`."""
+    return _norm(_residuals(x, means, shift, cfg, sat, glare), cfg.luma_weight, cw)
 
 
 def _estimate_shift(x: NDArray[np.float64], means: NDArray[np.float64], cfg: BoardConfig,
@@ -658,7 +668,13 @@ def classify(samples: SpotSamples, model: TokenModel, cfg: BoardConfig) -> Class
         d2 = np.where(np.arange(d.shape[1])[None, :] == best[:, None], np.inf, d).min(axis=1)
         limit = cfg.reject_distance + cfg.spread_weight * spreads[best]
         kinds = np.array(list(model.kinds))[best]
-        kinds[d1 > limit] = "?"
+        far = d1 > limit
+        # a glare (white light added) pales a token: a spot too far from every kind that fits
+        # its nearest kind once paled as much as it is lifted, and no other kind better, is it
+        dg = _distances(x[tokens], means, shift, cfg, sat[tokens], cw, glare=True)
+        paled = far & (dg.argmin(axis=1) == best) & (dg[np.arange(len(dg)), best] <= limit)
+        far &= ~paled
+        kinds[far] = "?"
         # white against pearl needs two unclipped channels: with fewer, when the two kinds fit
         # about equally, the spot is unknown rather than a guess
         blind = _clipped_light(d, best, sat[tokens], model, cfg) | tied
@@ -672,8 +688,9 @@ def classify(samples: SpotSamples, model: TokenModel, cfg: BoardConfig) -> Class
         back = flat[tokens] & boardlike[tokens] & (de < d1) & (de < cfg.empty_distance) & ~hand
         kinds[back] = "."
         letters[tokens] = kinds
+        d1 = np.where(paled, dg[np.arange(len(dg)), best], d1)
         c = (1.0 - np.exp(-np.maximum(d2 - d1, 0.0) / cfg.confidence_scale)) * np.clip(1.0 - d1 / limit, 0, 1)
-        c[hand | blind | (d1 > limit)] = 0.0
+        c[hand | blind | far] = 0.0
         c[back] = 1.0 - np.clip(de[back] / (2 * cfg.empty_distance), 0, 1) * 0.5
         conf[tokens] = c
     cells = tuple("".join(letters[r * 5:(r + 1) * 5]) for r in range(5))

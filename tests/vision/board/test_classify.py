@@ -413,3 +413,31 @@ def test_overexposed_light_tokens_are_read_by_their_less_lit_parts(
     face = render_board_face(LAYOUT, style, np.random.default_rng(11))
     assert _read_face(face.image, cast, brightness) == LAYOUT
 
+
+def test_a_token_paled_by_glare_fits_its_kind_once_paled_as_much_as_it_is_lifted() -> None:
+    from vision.board.classify import _distances
+
+    cfg = default_config()
+    model = default_model()
+    means = np.asarray(model.means)
+    kinds = "".join(model.kinds)
+    limit = cfg.reject_distance
+    # blue and gold tokens with white light as bright as they are added
+    spots = []
+    for k in "UY":
+        lin = np.exp(means[kinds.index(k)])
+        spots.append(np.log(lin + lin.mean()))
+    x = np.stack(spots)
+    plain = _distances(x, means, np.zeros(3), cfg)
+    paled = _distances(x, means, np.zeros(3), cfg, glare=True)
+    for i, k in enumerate("UY"):
+        j = kinds.index(k)
+        # too pale for its kind as printed, but it still is its own kind's hue
+        assert plain[i].argmin() == j and plain[i, j] > limit
+        assert paled[i].argmin() == j and paled[i, j] <= limit
+    # a spot as pale but no brighter than blue gets no allowance for blue
+    iu = kinds.index("U")
+    pale = (means[iu].mean() + 0.2 * (means[iu] - means[iu].mean()))[None]
+    assert _distances(pale, means, np.zeros(3), cfg, glare=True)[0, iu] == pytest.approx(
+        _distances(pale, means, np.zeros(3), cfg)[0, iu])
+    assert _distances(pale, means, np.zeros(3), cfg)[0, iu] > limit
