@@ -4,7 +4,10 @@ Dark thin lines are isolated with a morphological black-hat, split into horizont
 runs by openings with long thin kernels, and projected onto each axis. The grid lines are the
 longest equally spaced run of peaks in each projection; cells are square, so both axes share
 one spacing. Each grid position is then a cell or water: a cell has an outline on all four sides
-and the card's common cell fill ("paper") just inside it.
+and the card's common cell fill ("paper") just inside it. Each side is judged against the card's
+own sides of the same direction (directional blur weakens one direction only); a side the line maps
+miss but whose mean dark-line contrast, in the colour channel where it is strongest, shows an
+outline is washed out (blur, glare) and leaves its cell in doubt rather than water.
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ import bisect
 import dataclasses
 import heapq
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from typing import Any
 
 import cv2
@@ -36,6 +39,7 @@ class GridConfig:
     max_lines: int
     side_trim: float
     side_present: float
+    washed_side: float
     ring_frac: tuple[float, float]
     paper_dist: float
     line_on: float
@@ -113,7 +117,8 @@ class FaceLines:
     ``hmap`` and ``vmap`` ``(H, W)`` float32 are :func:`line_maps`; ``hsum`` ``(H, W + 1)`` and
     ``vsum`` ``(H + 1, W)`` float64 are running sums along x of ``hmap`` and along y of ``vmap``,
     each line first widened to the best of 5 pixels across it; ``face`` ``(H, W, 3)`` uint8 is
-    the BGR face itself (its Lab is made only where it is read, see :func:`_paper`).
+    the BGR face itself (its Lab is made only where it is read, see :func:`_paper`);
+    ``kernel_px`` is the black-hat's width, the widest dark line the maps measure.
     """
 
     hmap: NDArray[np.float32]
@@ -121,11 +126,59 @@ class FaceLines:
     hsum: NDArray[np.float64]
     vsum: NDArray[np.float64]
     face: NDArray[np.uint8]
+    kernel_px: float = 7.0
 
     @property
     def lab(self) -> NDArray[np.uint8]:
         """The whole face in 8-bit Lab ``(H, W, 3)`` uint8."""
         return cv2.cvtColor(self.face, cv2.COLOR_BGR2LAB)
+
+    @cached_property
+    def contrast(self) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+        """Running sums of the dark-line contrast of the face (see :func:`line_contrast`), as
+        :attr:`hsum` and :attr:`vsum` are of the line maps: ``(H, W + 1)`` along x of the
+        horizontal contrast and ``(H + 1, W)`` along y of the vertical one, float64. Made once,
+        on first use (only a lattice with a side the line maps miss needs it)."""
+        k = max(3, round(self.kernel_px) | 1)
+        hc, vc = line_contrast(self.face, k // 2)
+        hw, vw = _widen(hc, vc)
+        hi = cv2.integral(hw, sdepth=cv2.CV_64F)
+        vi = cv2.integral(vw, sdepth=cv2.CV_64F)
+        return hi[1:] - hi[:-1], vi[:, 1:] - vi[:, :-1]
+
+
+def line_contrast(face: NDArray[np.uint8], reach: int) -> tuple[NDArray[np.uint8], NDArray[np.uint8]]:
+    """How much darker each pixel is than both its neighbours ``reach`` pixels away across a
+    horizontal and across a vertical line, in the colour channel where it is most so.
+
+    A blurred or glare-washed outline is a shallow dark line: the long openings of
+    :func:`line_maps` lose it to noise, but its mean contrast along a cell's side still shows.
+    Each channel is taken on its own, since glare or a colour cast may wash an outline out of
+    the grey levels while it still shows in one channel.
+
+    Parameters
+    ----------
+    face : (H, W, 3) uint8 array
+        BGR face.
+    reach : int
+        Pixels from a line's centre to the fill on either side (at least 1).
+
+    Returns
+    -------
+    horiz, vert : (H, W) uint8 arrays
+        ``max over channels of max(0, min(above, below) - here)`` and the same with left and
+        right, in whole levels.
+    """
+    d = max(1, int(reach))
+    h, w = face.shape[:2]
+    # in 8 bits: a saturating difference is the clipped one, exactly
+    pad = cv2.copyMakeBorder(face, d, d, d, d, cv2.BORDER_REPLICATE)
+    mid = pad[d:d + h, d:d + w]
+    out = []
+    for a, b in ((pad[:h, d:d + w], pad[2 * d:, d:d + w]), (pad[d:d + h, :w], pad[d:d + h, 2 * d:])):
+        c = cv2.split(cv2.subtract(cv2.min(a, b), mid))
+        out.append(cv2.max(cv2.max(c[0], c[1]), c[2]))
+    return out[0], out[1]
 
 
 def face_lines(face: NDArray[np.uint8], px_per_mm: float, config: GridConfig | None = None) -> FaceLines:
@@ -139,7 +192,7 @@ def face_lines(face: NDArray[np.uint8], px_per_mm: float, config: GridConfig | N
     vi = cv2.integral(vw, sdepth=cv2.CV_64F)
     hsum = hi[1:] - hi[:-1]
     vsum = vi[:, 1:] - vi[:, :-1]
-    return FaceLines(hmap, vmap, hsum, vsum, face)
+    return FaceLines(hmap, vmap, hsum, vsum, face, cfg.line_kernel_mm * px_per_mm)
 
 
 def _peaks(profile: NDArray[np.float64], rel: float) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
@@ -557,16 +610,36 @@ def trimmed_grids(grid: Grid, config: GridConfig | None = None) -> list[Grid]:
 def _cells(lines: FaceLines, xs: NDArray[np.float64], ys: NDArray[np.float64], cfg: GridConfig) -> Grid:
     rows, cols = len(ys) - 1, len(xs) - 1
     horiz, vert, _, _ = _side_strengths(lines.hsum, lines.vsum, xs, ys, cfg.side_trim)
-    # each cell's top, bottom, left and right side
-    sides = np.stack([horiz[:-1], horiz[1:], vert[:, :-1], vert[:, 1:]], axis=2)
-    level = float(np.median(sides)) or 1.0  # most sides belong to cells
-    side_min = sides.min(axis=2) / level
-    ok = side_min.ravel() >= cfg.side_present
+    sides = _relative_sides(horiz, vert)
+    ok = sides.min(axis=2).ravel() >= cfg.side_present  # the clearly outlined cells
+    washed = sides < cfg.side_present
+    if washed.any():
+        # a side the line maps miss may be washed out (blur, glare): when its mean dark-line
+        # contrast, against the same sides' typical contrast, says an outline is there, it is a
+        # side in doubt (washed_side of present), neither outlined nor missing
+        h2, v2, _, _ = _side_strengths(*lines.contrast, xs, ys, cfg.side_trim)
+        seen = _relative_sides(h2, v2) >= cfg.side_present
+        sides = np.where(washed & seen, np.maximum(sides, cfg.washed_side * cfg.side_present), sides)
+    side_min = sides.min(axis=2)
     paper_lab, paper_frac = _paper(lines.face, xs, ys, ok, cfg)
     side_score = np.clip(side_min.ravel() / cfg.side_present, 0.0, 1.0)
     presence = (cfg.side_weight * side_score + (1.0 - cfg.side_weight) * paper_frac).reshape(rows, cols)
     paper_bgr = cv2.cvtColor(paper_lab.reshape(1, 1, 3).astype(np.uint8), cv2.COLOR_LAB2BGR).reshape(3)
     return Grid(xs, ys, np.clip(presence, 0.0, 1.0), paper_bgr.astype(np.float64))
+
+
+def _relative_sides(horiz: NDArray[np.float64], vert: NDArray[np.float64]) -> NDArray[np.float64]:
+    """Each cell's top, bottom, left and right side strength against the typical strength of the
+    lattice's sides of the same direction (the median over the cells' sides: most belong to
+    cells); directional blur weakens the lines of one direction only.
+
+    ``horiz`` ``(rows + 1, cols)`` and ``vert`` ``(rows, cols + 1)`` float64 (see
+    :func:`_side_strengths`) give ``(rows, cols, 4)`` float64.
+    """
+    top, bottom, left, right = horiz[:-1], horiz[1:], vert[:, :-1], vert[:, 1:]
+    lh = float(np.median(np.concatenate([top.ravel(), bottom.ravel()]))) or 1.0
+    lv = float(np.median(np.concatenate([left.ravel(), right.ravel()]))) or 1.0
+    return np.stack([top / lh, bottom / lh, left / lv, right / lv], axis=2)
 
 
 def _ring_labels(shape: tuple[int, ...], xs: NDArray[np.float64], ys: NDArray[np.float64],
