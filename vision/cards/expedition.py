@@ -21,6 +21,7 @@ from scoring.silver_gold import load_catalog as rules_catalog
 from vision.cards import detect as detect_mod
 from vision.cards import grid as grid_mod
 from vision.cards import rectify as rectify_mod
+from vision.cards.marks import _lab_distance as lab_distance
 from vision.config import load_config
 from vision.types import Cell, ExpeditionReading, Quad
 
@@ -112,6 +113,21 @@ def squares(face: NDArray[np.uint8], px_per_mm: float,
     return found
 
 
+def median_levels(levels: NDArray[np.uint8]) -> NDArray[np.float32]:
+    """The median of each channel of 8-bit ``levels`` ``(..., C)`` uint8, ``(C,)`` float32: the
+    middle level (the mean of the two middle ones for an even count), as ``numpy.median`` gives
+    it for the levels as float32, read off each channel's histogram instead of sorting."""
+    flat = np.ascontiguousarray(levels).reshape(-1, levels.shape[-1])
+    n = flat.shape[0]
+    out = np.empty(flat.shape[1], np.float32)
+    for ch in range(flat.shape[1]):
+        below = np.cumsum(np.bincount(flat[:, ch], minlength=256))
+        # the levels at sorted places (n - 1) // 2 and n // 2
+        lo, hi = np.searchsorted(below, [(n - 1) // 2, n // 2], side="right")
+        out[ch] = (int(lo) + int(hi)) / 2
+    return out
+
+
 _LATTICES = ((1, 2), (1, 3), (2, 2), (2, 3))  # the bounding lattices of 2-4 squares joined edge to edge
 
 
@@ -132,11 +148,12 @@ def region_squares(face: NDArray[np.uint8], px_per_mm: float, config: Expedition
     cfg = config or default_config()
     h, w = face.shape[:2]
     m = round(cfg.region_margin_mm * px_per_mm)
-    lab = cv2.cvtColor(cv2.GaussianBlur(face, (0, 0), 1.0), cv2.COLOR_BGR2LAB).astype(np.float32)
+    lab = cv2.cvtColor(cv2.GaussianBlur(face, (0, 0), 1.0), cv2.COLOR_BGR2LAB)
     inner = lab[m:h - m, m:w - m]
     if inner.size == 0:
         return []
-    dist = np.linalg.norm(inner - np.median(inner.reshape(-1, 3), axis=0), axis=2)
+    # the distance of each pixel's Lab (its 8-bit levels as float32) from the levels' median
+    dist = lab_distance(inner.astype(np.float32) - median_levels(inner))
     if float(dist.max()) < cfg.region_contrast:
         return []
     d8 = np.clip(dist * (255.0 / float(dist.max())), 0, 255).astype(np.uint8)

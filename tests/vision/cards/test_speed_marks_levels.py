@@ -1,0 +1,36 @@
+"""Shortcuts over 8-bit Lab levels must read exactly what the plain computations read."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision.cards.expedition import median_levels
+from vision.cards.marks import _lab_distance
+
+
+@pytest.mark.parametrize("shape", [(1, 1, 3), (7, 5, 3), (8, 6, 3), (33, 20, 3), (9, 2)])
+def test_median_levels_is_numpy_median(rng: np.random.Generator, shape: tuple[int, ...]) -> None:
+    spread = rng.integers(0, 256, shape, dtype=np.uint8)
+    # few distinct levels: the two middle places often fall on different levels
+    few = rng.choice(np.array([3, 90, 91, 250], np.uint8), shape)
+    for levels in (spread, few, np.full(shape, 255, np.uint8), np.zeros(shape, np.uint8)):
+        want = np.median(levels.astype(np.float32).reshape(-1, shape[-1]), axis=0)
+        got = median_levels(levels)
+        assert got.dtype == np.float32
+        np.testing.assert_array_equal(got, want)
+
+
+def test_median_levels_of_a_window_view(rng: np.random.Generator) -> None:
+    """A cut of a larger image (not contiguous) reads as its own copy."""
+    image = rng.integers(0, 256, (40, 30, 3), dtype=np.uint8)
+    cut = image[5:-4, 3:-6]
+    want = np.median(cut.astype(np.float32).reshape(-1, 3), axis=0)
+    np.testing.assert_array_equal(median_levels(cut), want)
+
+
+def test_distance_from_the_median_level_is_numpy_norm(rng: np.random.Generator) -> None:
+    levels = rng.integers(0, 256, (31, 17, 3), dtype=np.uint8)
+    lab = levels.astype(np.float32)
+    want = np.linalg.norm(lab - np.median(lab.reshape(-1, 3), axis=0), axis=2)
+    np.testing.assert_array_equal(_lab_distance(lab - median_levels(levels)), want)
