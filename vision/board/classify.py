@@ -650,7 +650,23 @@ def classify(samples: SpotSamples, model: TokenModel, cfg: BoardConfig) -> Class
         fits = (d_first <= cfg.reject_distance + cfg.spread_weight * spreads[first]) & ~hand
         prior = cfg.calibrated_light_prior if model.calibrated else cfg.light_prior
         if not (model.calibrated and cfg.calibrated_neutral_light):
-            shift = _refine_on_light_tokens(x[tokens], sat[tokens], first, fits, model, shift, prior)
+            # the light tokens' common tint is the light's: a spot that fits white or pearl and
+            # shows its own circular edge (a hand hides it) joins them even when it looks like
+            # skin under the light the coloured tokens gave, and is a hand only if it still does
+            # under the light refined on them all
+            maybe = np.zeros(len(fits), bool)
+            if samples.ring is not None:
+                ring = samples.ring.reshape(25)[tokens]
+                edged = ring >= cfg.light_hand_ring * float(np.median(samples.ring))
+                light_kind = np.isin(first, [i for i, k in enumerate(model.kinds) if k in "WP"])
+                near = d_first <= cfg.reject_distance + cfg.spread_weight * spreads[first]
+                maybe = hand & edged & light_kind & near
+            shift = _refine_on_light_tokens(x[tokens], sat[tokens], first, fits | maybe, model, shift, prior)
+            if maybe.any():
+                d_hand = _hand_distance(chroma(x[tokens] - shift - white), cfg)
+                d_near = _distances(x[tokens], means, shift, cfg, sat[tokens], cw).min(axis=1)
+                still = (d_hand < cfg.hand_distance) & (d_hand < d_near) & (lit >= cfg.hand_min_brightness)
+                hand = np.where(maybe, still, hand)
         d = _distances(x[tokens], means, shift, cfg, sat[tokens], cw)
         order = np.argsort(d, axis=1)
         best = order[:, 0]

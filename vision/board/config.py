@@ -137,6 +137,7 @@ class BoardConfig:
     lattice_margin_trim: float = 0.05
     shade_percentile: float = 5.0
     shade_min_clipped: int = 1
+    light_hand_ring: float = 0.5
 
 
 @dataclass(frozen=True)
