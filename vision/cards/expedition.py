@@ -22,6 +22,7 @@ from vision.cards import detect as detect_mod
 from vision.cards import grid as grid_mod
 from vision.cards import rectify as rectify_mod
 from vision.cards.marks import _lab_distance as lab_distance
+from vision.cards.marks import median_levels
 from vision.config import load_config
 from vision.types import Cell, ExpeditionReading, Quad
 
@@ -111,21 +112,6 @@ def squares(face: NDArray[np.uint8], px_per_mm: float,
             continue
         found.append((float(cx), float(cy), side))
     return found
-
-
-def median_levels(levels: NDArray[np.uint8]) -> NDArray[np.float32]:
-    """The median of each channel of 8-bit ``levels`` ``(..., C)`` uint8, ``(C,)`` float32: the
-    middle level (the mean of the two middle ones for an even count), as ``numpy.median`` gives
-    it for the levels as float32, read off each channel's histogram instead of sorting."""
-    flat = np.ascontiguousarray(levels).reshape(-1, levels.shape[-1])
-    n = flat.shape[0]
-    out = np.empty(flat.shape[1], np.float32)
-    for ch in range(flat.shape[1]):
-        below = np.cumsum(np.bincount(flat[:, ch], minlength=256))
-        # the levels at sorted places (n - 1) // 2 and n // 2
-        lo, hi = np.searchsorted(below, [(n - 1) // 2, n // 2], side="right")
-        out[ch] = (int(lo) + int(hi)) / 2
-    return out
 
 
 _LATTICES = ((1, 2), (1, 3), (2, 2), (2, 3))  # the bounding lattices of 2-4 squares joined edge to edge

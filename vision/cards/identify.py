@@ -30,6 +30,7 @@ from numpy.typing import NDArray
 
 from vision.cards.catalog import Catalog, CatalogCard
 from vision.cards.grid import Grid, balanced_lab
+from vision.cards.marks import median_levels
 from vision.config import load_config
 
 
@@ -160,21 +161,24 @@ def observe(face: NDArray[np.uint8], grid: Grid, px_per_mm: float,
     n_cells = sum(n for _, n in cut)
     px = lab[n_cells:]
     cell_chroma = np.hypot(lab[:n_cells, 1], lab[:n_cells, 2])
-    cell_hue = _hue_deg(lab[:n_cells, 1], lab[:n_cells, 2])
     # faded light or a cast lowers every colour of the card alike: a symbol's colour is strong
     # against the strongest colours of the card's own cells (within the configured bounds)
     if cut:
         top = float(np.percentile(cell_chroma, cfg.chroma_percentile))
         strong_at = float(np.clip(cfg.chroma_share * top, cfg.grey_chroma, 2 * cfg.grey_chroma))
-        strong = cell_chroma > strong_at
-        kinds = np.stack([strong & _in_hues(cell_hue, cfg.symbol_hues[ch]) for ch in _SYMBOL_ORDER[1:]],
-                         axis=1)
+        # only a strong pixel's hue counts: the hue is taken of those alone
+        strong = np.flatnonzero(cell_chroma > strong_at)
+        strong_hue = _hue_deg(lab[strong, 1], lab[strong, 2])
+        kinds = np.zeros((n_cells, len(_SYMBOL_ORDER) - 1), bool)
+        kinds[strong] = np.stack([_in_hues(strong_hue, cfg.symbol_hues[ch]) for ch in _SYMBOL_ORDER[1:]],
+                                 axis=1)
         sizes = np.array([n for _, n in cut])
         starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
         shares = np.add.reduceat(kinds.astype(np.int64), starts, axis=0) / sizes[:, None]
         for ((r, c), _), share in zip(cut, shares, strict=True):
             sym[r, c] = share
-    a, b = float(np.median(px[:, 1])), float(np.median(px[:, 2]))
+    # a and b are whole levels less 128: their medians are read off the levels' histograms
+    a, b = (float(m) - 128.0 for m in median_levels((px[:, 1:] + 128.0).astype(np.uint8)))
     chroma = float(np.hypot(a, b))
     hue = float(_hue_deg(np.float32(a), np.float32(b)))
     scores: dict[str, float] = {}

@@ -192,8 +192,9 @@ def cell_ink(face: NDArray[np.uint8], grid: Grid, printed: NDArray[np.str_],
         out[3][at] = res[:, z.inner].mean(axis=1)
         out[4][at] = on_mine.mean(axis=1)
         out[5][at] = on_res.mean(axis=1)
-        out[7][at] = [_spread(row) for row in on_mine]
-        out[8][at] = np.stack([mine[:, k].mean(axis=1) > cfg.sector_on for k in z.corners]).mean(axis=0)
+        out[7][at] = _spread_table()[on_mine @ np.array(_SECTOR_BITS)]
+        corner_px = mine.reshape(len(keys), -1).astype(np.float64) @ z.corner_cols
+        out[8][at] = (corner_px / z.corner_sizes > cfg.sector_on).mean(axis=1)
         out[6][at] = _linked_corners(patch, z.inner, z.corners)
         weight = res_mine.reshape(len(keys), -1).astype(np.float64)
         amount = np.maximum(weight.sum(axis=1), 1.0)
@@ -208,7 +209,9 @@ def cell_ink(face: NDArray[np.uint8], grid: Grid, printed: NDArray[np.str_],
 class _Zones:
     """The parts of a cell's inside ``(h, w)``: centre disc, ring (without the corners), each
     ring pixel's eighth of the circle, and the four corners (TL, TR, BR, BL); ``u``/``v`` each
-    pixel's place from the centre as a share of the width/height (float64 in [-0.5, 0.5])."""
+    pixel's place from the centre as a share of the width/height (float64 in [-0.5, 0.5]);
+    ``corner_cols`` ``(h * w, 4)`` float64 the corners as 0/1 columns (a flat ink mask times them
+    counts each corner's ink) and ``corner_sizes`` ``(4,)`` float64 their pixel counts."""
 
     inner: NDArray[np.bool_]
     ring: NDArray[np.bool_]
@@ -216,6 +219,8 @@ class _Zones:
     corners: tuple[NDArray[np.bool_], ...]
     u: NDArray[np.float64]
     v: NDArray[np.float64]
+    corner_cols: NDArray[np.float64]
+    corner_sizes: NDArray[np.float64]
 
 
 def _zones(shape: tuple[int, int], cfg: MarksConfig) -> _Zones:
@@ -236,9 +241,23 @@ def _zones_of(shape: tuple[int, int], centre_radius: float, corner_frac: float) 
     sector = (np.floor((np.arctan2(v, u) + np.pi) / (2 * np.pi) * 8).astype(int) % 8)[ring]
     corners = tuple(cx & cy & (np.sign(u) == su) & (np.sign(v) == sv)
                     for su, sv in ((-1, -1), (1, -1), (1, 1), (-1, 1)))
-    for a in (inner, ring, sector, *corners, u, v):
+    corner_cols = np.stack([k.ravel() for k in corners], axis=1).astype(np.float64)
+    corner_sizes = corner_cols.sum(axis=0)
+    for a in (inner, ring, sector, *corners, u, v, corner_cols, corner_sizes):
         a.flags.writeable = False
-    return _Zones(inner, ring, sector, corners, u, v)
+    return _Zones(inner, ring, sector, corners, u, v, corner_cols, corner_sizes)
+
+
+_SECTOR_BITS = (1, 2, 4, 8, 16, 32, 64, 128)  # inked sectors (k, 8) bool times these: one code each
+
+
+@cache
+def _spread_table() -> NDArray[np.float64]:
+    """``(256,)`` float64: :func:`_spread` of each pattern of inked sectors, by its code (sector
+    ``i`` inked adds ``2**i``). Read-only; a pure function, made once."""
+    table = np.array([_spread((code & np.array(_SECTOR_BITS)) > 0) for code in range(256)])
+    table.flags.writeable = False
+    return table
 
 
 Span = tuple[slice, slice]
@@ -324,6 +343,24 @@ def _lab_distance(diff: NDArray[np.float32]) -> NDArray[np.float32]:
     return np.sqrt(d0 * d0 + d1 * d1 + d2 * d2)
 
 
+def median_levels(levels: NDArray[np.uint8]) -> NDArray[np.float32]:
+    """The median of each channel of 8-bit ``levels`` ``(..., C)`` uint8, ``(C,)`` float32: the
+    middle level (the mean of the two middle ones for an even count), as ``numpy.median`` gives
+    it for the levels as float32 (NaN for no levels), read off each channel's histogram
+    instead of sorting."""
+    flat = np.ascontiguousarray(levels).reshape(-1, levels.shape[-1])
+    n = flat.shape[0]
+    out = np.full(flat.shape[1], np.nan, np.float32)  # no levels: no median
+    if n == 0:
+        return out
+    for ch in range(flat.shape[1]):
+        below = np.cumsum(np.bincount(flat[:, ch], minlength=256))
+        # the levels at sorted places (n - 1) // 2 and n // 2
+        lo, hi = np.searchsorted(below, [(n - 1) // 2, n // 2], side="right")
+        out[ch] = (int(lo) + int(hi)) / 2
+    return out
+
+
 def _ink_map(lab: NDArray[np.float32], paper: NDArray[np.float32], cells: list[_Cell],
              ink_dist: float, ink_dark: float, cfg: MarksConfig) -> NDArray[np.bool_]:
     """``(H, W)`` bool: ink over each cell's whole box, against the cells' fill.
@@ -349,8 +386,8 @@ def _ink_map(lab: NDArray[np.float32], paper: NDArray[np.float32], cells: list[_
         fill[idx, 0] = np.percentile(px[:, :, 0], 90, axis=1)
         top = (px[:, :, 0] >= fill[idx, 0][:, None]).astype(np.float32)
         fill[idx, 1:] = np.einsum("kn,knc->kc", top, px[:, :, 1:]) / top.sum(axis=1)[:, None]
-    ref = np.empty(lab.shape, np.float32)
-    ref[:] = paper
+    # outside the cells' boxes the fill is never compared (those pixels are no ink)
+    ref = np.zeros(lab.shape, np.float32)
     covered = np.zeros(lab.shape[:2], bool)
     # the fill's colour: the median of the cells' own fill colours (a glare or an uneven cast tints
     # the cells unequally; the lightest pixels of the card, its paper, may lie under a glare). A

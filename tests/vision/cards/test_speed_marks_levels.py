@@ -5,8 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.cards.expedition import median_levels
-from vision.cards.marks import _lab_distance
+from vision.cards.marks import _lab_distance, median_levels
 
 
 @pytest.mark.parametrize("shape", [(1, 1, 3), (7, 5, 3), (8, 6, 3), (33, 20, 3), (9, 2)])
@@ -34,3 +33,16 @@ def test_distance_from_the_median_level_is_numpy_norm(rng: np.random.Generator) 
     lab = levels.astype(np.float32)
     want = np.linalg.norm(lab - np.median(lab.reshape(-1, 3), axis=0), axis=2)
     np.testing.assert_array_equal(_lab_distance(lab - median_levels(levels)), want)
+
+
+def test_median_of_no_levels_is_nan() -> None:
+    assert np.isnan(median_levels(np.zeros((0, 2), np.uint8))).all()
+
+
+def test_whole_levels_less_128_keep_their_median(rng: np.random.Generator) -> None:
+    """The frame's a and b (whole levels less 128, as float32) have the median of their levels
+    less 128, whatever the count."""
+    for n in (1, 2, 7, 40):
+        ab = rng.integers(0, 256, (n, 2)).astype(np.float32) - 128.0
+        got = [float(m) - 128.0 for m in median_levels((ab + 128.0).astype(np.uint8))]
+        assert got == [float(np.median(ab[:, 0])), float(np.median(ab[:, 1]))]
