@@ -30,7 +30,6 @@ from numpy.typing import NDArray
 
 from vision.cards.catalog import Catalog, CatalogCard
 from vision.cards.grid import Grid, balanced_lab
-from vision.cards.marks import median_levels
 from vision.config import load_config
 
 
@@ -177,8 +176,7 @@ def observe(face: NDArray[np.uint8], grid: Grid, px_per_mm: float,
         shares = np.add.reduceat(kinds.astype(np.int64), starts, axis=0) / sizes[:, None]
         for ((r, c), _), share in zip(cut, shares, strict=True):
             sym[r, c] = share
-    # a and b are whole levels less 128: their medians are read off the levels' histograms
-    a, b = (float(m) - 128.0 for m in median_levels((px[:, 1:] + 128.0).astype(np.uint8)))
+    a, b = float(np.median(px[:, 1])), float(np.median(px[:, 2]))
     chroma = float(np.hypot(a, b))
     hue = float(_hue_deg(np.float32(a), np.float32(b)))
     scores: dict[str, float] = {}

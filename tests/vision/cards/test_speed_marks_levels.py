@@ -37,12 +37,3 @@ def test_distance_from_the_median_level_is_numpy_norm(rng: np.random.Generator) 
 
 def test_median_of_no_levels_is_nan() -> None:
     assert np.isnan(median_levels(np.zeros((0, 2), np.uint8))).all()
-
-
-def test_whole_levels_less_128_keep_their_median(rng: np.random.Generator) -> None:
-    """The frame's a and b (whole levels less 128, as float32) have the median of their levels
-    less 128, whatever the count."""
-    for n in (1, 2, 7, 40):
-        ab = rng.integers(0, 256, (n, 2)).astype(np.float32) - 128.0
-        got = [float(m) - 128.0 for m in median_levels((ab + 128.0).astype(np.uint8))]
-        assert got == [float(np.median(ab[:, 0])), float(np.median(ab[:, 1]))]
