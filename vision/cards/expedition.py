@@ -21,8 +21,6 @@ from scoring.silver_gold import load_catalog as rules_catalog
 from vision.cards import detect as detect_mod
 from vision.cards import grid as grid_mod
 from vision.cards import rectify as rectify_mod
-from vision.cards.marks import _lab_distance as lab_distance
-from vision.cards.marks import median_levels
 from vision.config import load_config
 from vision.types import Cell, ExpeditionReading, Quad
 
@@ -114,6 +112,36 @@ def squares(face: NDArray[np.uint8], px_per_mm: float,
     return found
 
 
+def median_levels(levels: NDArray[np.uint8]) -> NDArray[np.float32]:
+    """The median of each channel of 8-bit ``levels`` ``(H, W, C)`` uint8, ``(C,)`` float32: the
+    middle level (the mean of the two middle ones for an even count), as ``numpy.median`` gives
+    it for the levels as float32 (NaN for no levels), read off each channel's histogram instead
+    of sorting."""
+    n = levels.shape[0] * levels.shape[1]
+    out = np.full(levels.shape[2], np.nan, np.float32)  # no levels: no median
+    if n == 0:
+        return out
+    image = np.ascontiguousarray(levels)
+    for ch in range(levels.shape[2]):
+        counts = cv2.calcHist([image], [ch], None, [256], [0, 256]).ravel().astype(np.int64)
+        below = np.cumsum(counts)
+        # the levels at sorted places (n - 1) // 2 and n // 2
+        lo, hi = np.searchsorted(below, [(n - 1) // 2, n // 2], side="right")
+        out[ch] = (int(lo) + int(hi)) / 2
+    return out
+
+
+def level_distance(levels: NDArray[np.uint8], centre: NDArray[np.float32]) -> NDArray[np.float32]:
+    """``(H, W)`` float32: the Euclidean distance of each pixel's 8-bit ``levels`` ``(H, W, 3)``
+    uint8, taken as float32, from ``centre`` ``(3,)`` float32, as
+    :func:`vision.cards.marks._lab_distance` gives it for ``levels - centre``: each channel's
+    square is looked up per level (the same float32 difference squared), then summed channel by
+    channel in the same order."""
+    steps = np.arange(256, dtype=np.float32)[:, None] - centre.astype(np.float32)[None, :]
+    squares = cv2.LUT(np.ascontiguousarray(levels), (steps * steps).reshape(256, 1, 3))
+    return np.sqrt(squares[:, :, 0] + squares[:, :, 1] + squares[:, :, 2])
+
+
 _LATTICES = ((1, 2), (1, 3), (2, 2), (2, 3))  # the bounding lattices of 2-4 squares joined edge to edge
 
 
@@ -139,7 +167,7 @@ def region_squares(face: NDArray[np.uint8], px_per_mm: float, config: Expedition
     if inner.size == 0:
         return []
     # the distance of each pixel's Lab (its 8-bit levels as float32) from the levels' median
-    dist = lab_distance(inner.astype(np.float32) - median_levels(inner))
+    dist = level_distance(inner, median_levels(inner))
     if float(dist.max()) < cfg.region_contrast:
         return []
     d8 = np.clip(dist * (255.0 / float(dist.max())), 0, 255).astype(np.uint8)

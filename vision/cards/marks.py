@@ -343,24 +343,6 @@ def _lab_distance(diff: NDArray[np.float32]) -> NDArray[np.float32]:
     return np.sqrt(d0 * d0 + d1 * d1 + d2 * d2)
 
 
-def median_levels(levels: NDArray[np.uint8]) -> NDArray[np.float32]:
-    """The median of each channel of 8-bit ``levels`` ``(..., C)`` uint8, ``(C,)`` float32: the
-    middle level (the mean of the two middle ones for an even count), as ``numpy.median`` gives
-    it for the levels as float32 (NaN for no levels), read off each channel's histogram
-    instead of sorting."""
-    flat = np.ascontiguousarray(levels).reshape(-1, levels.shape[-1])
-    n = flat.shape[0]
-    out = np.full(flat.shape[1], np.nan, np.float32)  # no levels: no median
-    if n == 0:
-        return out
-    for ch in range(flat.shape[1]):
-        below = np.cumsum(np.bincount(flat[:, ch], minlength=256))
-        # the levels at sorted places (n - 1) // 2 and n // 2
-        lo, hi = np.searchsorted(below, [(n - 1) // 2, n // 2], side="right")
-        out[ch] = (int(lo) + int(hi)) / 2
-    return out
-
-
 def _ink_map(lab: NDArray[np.float32], paper: NDArray[np.float32], cells: list[_Cell],
              ink_dist: float, ink_dark: float, cfg: MarksConfig) -> NDArray[np.bool_]:
     """``(H, W)`` bool: ink over each cell's whole box, against the cells' fill.

@@ -5,10 +5,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.cards.marks import _lab_distance, median_levels
+from vision.cards.expedition import level_distance, median_levels
+from vision.cards.marks import _lab_distance
 
 
-@pytest.mark.parametrize("shape", [(1, 1, 3), (7, 5, 3), (8, 6, 3), (33, 20, 3), (9, 2)])
+@pytest.mark.parametrize("shape", [(1, 1, 3), (7, 5, 3), (8, 6, 3), (33, 20, 3), (9, 2, 1)])
 def test_median_levels_is_numpy_median(rng: np.random.Generator, shape: tuple[int, ...]) -> None:
     spread = rng.integers(0, 256, shape, dtype=np.uint8)
     # few distinct levels: the two middle places often fall on different levels
@@ -29,11 +30,23 @@ def test_median_levels_of_a_window_view(rng: np.random.Generator) -> None:
 
 
 def test_distance_from_the_median_level_is_numpy_norm(rng: np.random.Generator) -> None:
-    levels = rng.integers(0, 256, (31, 17, 3), dtype=np.uint8)
-    lab = levels.astype(np.float32)
-    want = np.linalg.norm(lab - np.median(lab.reshape(-1, 3), axis=0), axis=2)
-    np.testing.assert_array_equal(_lab_distance(lab - median_levels(levels)), want)
+    """The region split's contrast: the distance of each pixel from the median levels, as the
+    plain float32 norm reads it."""
+    image = rng.integers(0, 256, (40, 26, 3), dtype=np.uint8)
+    for levels in (image, image[3:-5, 4:-2]):
+        lab = levels.astype(np.float32)
+        want = np.linalg.norm(lab - np.median(lab.reshape(-1, 3), axis=0), axis=2)
+        got = level_distance(levels, median_levels(levels))
+        assert got.dtype == np.float32
+        np.testing.assert_array_equal(got, want)
+
+
+def test_level_distance_from_any_centre(rng: np.random.Generator) -> None:
+    levels = rng.integers(0, 256, (23, 19, 3), dtype=np.uint8)
+    for centre in (rng.uniform(0, 255, 3), rng.integers(0, 256, 3) + 0.5, np.zeros(3), np.full(3, 255.0)):
+        c = centre.astype(np.float32)
+        np.testing.assert_array_equal(level_distance(levels, c), _lab_distance(levels.astype(np.float32) - c))
 
 
 def test_median_of_no_levels_is_nan() -> None:
-    assert np.isnan(median_levels(np.zeros((0, 2), np.uint8))).all()
+    assert np.isnan(median_levels(np.zeros((0, 2, 3), np.uint8))).all()
