@@ -312,14 +312,16 @@ def read_expedition(image: NDArray[np.uint8], config: ExpeditionConfig | None = 
                 break
         if match is None or cells is None:
             continue
-        grid = grid_mod.locate_grid(face, ppm)
-        if grid is not None and int((grid.presence > 0.5).sum()) > 2 * cfg.max_squares:
-            continue  # a map card with few clean cells
         conf = float(min(1.0, len(found) / cfg.min_squares * 0.5))
         if by_region:
             conf *= cfg.region_confidence  # squares without their own outlines: less sure
         corners: Quad = tuple((float(x), float(y)) for x, y in quad.corners)  # type: ignore[assignment]
         reading = ExpeditionReading(match, conf, corners, tuple(sorted(cells)))
-        if best is None or (reading.confidence, len(reading.cells)) > (best.confidence, len(best.cells)):
-            best = reading
+        rank = (reading.confidence, len(reading.cells))
+        if best is not None and not rank > (best.confidence, len(best.cells)):
+            continue  # no better than the best reading: its face's grid would change nothing
+        grid = grid_mod.locate_grid(face, ppm)
+        if grid is not None and int((grid.presence > 0.5).sum()) > 2 * cfg.max_squares:
+            continue  # a map card with few clean cells
+        best = reading
     return best
