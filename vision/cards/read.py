@@ -120,6 +120,91 @@ def _lattices(image: NDArray[np.uint8], quad: detect_mod.CardQuad, cfg: CardsCon
     return _Lattices(face, lines, grids)
 
 
+_Layouts = dict[tuple[int, int], tuple[NDArray[np.bool_], int]]
+_Read = tuple[float, grid_mod.Grid, identify_mod.Observation, identify_mod.Identity]
+
+
+def _outline_candidates(shape: tuple[int, ...], lines: grid_mod.FaceLines, grids: list[grid_mod.Grid],
+                        table: _Layouts, px_per_mm: float, cfg: grid_mod.GridConfig,
+                        ) -> list[tuple[float, grid_mod.Grid]]:
+    """The lattices of a face that its outlines cannot tell apart, best fitting first.
+
+    The lattice may be a line off: a row or column of faint or hatched cells may have lost its
+    outlines, so the lattice stopped a line short; a line of the card's art may have been taken
+    for one more grid line. Each lattice found, and each grown or trimmed by one line, is judged
+    by how well the best catalog layout of its shape explains the outlines around it
+    (:func:`vision.cards.grid.layout_fits`: cells outlined; water and the ring outside the grid
+    not). A lattice that fits at least ``fit_gain`` better than every other is the grid; else
+    every lattice within ``fit_gain`` of the best is kept, a grown one only when its new row or
+    column holds a position that looks like a cell (``extend_presence``: every printed row and
+    column holds a cell).
+
+    Parameters
+    ----------
+    shape : (H, W, ...)
+        The face's shape.
+    lines : FaceLines
+        :func:`vision.cards.grid.face_lines` of the face.
+    grids : list of Grid
+        The lattices found (:func:`vision.cards.grid.locate_grids`); not empty.
+    table : dict
+        The catalog's layouts by grid shape (:func:`_layout_table`).
+    px_per_mm : float
+        Face scale.
+
+    Returns
+    -------
+    list of (float, Grid)
+        Each kept lattice's fit and the lattice (grown ones measured); at least one.
+    """
+    def fit(g: grid_mod.Grid) -> float:
+        layouts = table.get(g.shape)
+        return float(grid_mod.layout_fits(lines, g, layouts[0], cfg).max()) if layouts else -1.0
+
+    scored: list[tuple[float, grid_mod.Grid, tuple[int, int] | None]] = []  # fit, lattice, line grown
+    seen: set[bytes] = set()
+    for g0 in grids:
+        # the fit depends on the lattice's lines only: a grown lattice's cells are measured only
+        # when it passes the fit (as grid.extended_grids would measure them)
+        variants: list[tuple[grid_mod.Grid, tuple[int, int] | None]] = [
+            (g0, None), *((g, None) for g in grid_mod.trimmed_grids(g0, cfg)),
+            *((dataclasses.replace(g0, xs=xs, ys=ys, presence=np.zeros((len(ys) - 1, len(xs) - 1))),
+               (axis, k)) for xs, ys, axis, k in grid_mod.grown_lattices(shape, g0, px_per_mm, cfg))]
+        for g, new in variants:
+            key = np.concatenate([np.round(g.xs), [-1.0], np.round(g.ys)]).tobytes()
+            if key not in seen:
+                seen.add(key)
+                scored.append((fit(g), g, new))
+    ranked = sorted(scored, key=lambda t: -t[0])
+    clear = len(ranked) == 1 or ranked[0][0] >= ranked[1][0] + cfg.fit_gain
+    kept: list[tuple[float, grid_mod.Grid]] = []
+    for f, g, new in ranked:
+        if kept and f < kept[0][0] - cfg.fit_gain:
+            break
+        if new is not None:
+            g = dataclasses.replace(grid_mod.measure_lattice(lines, g.xs, g.ys, cfg), whole=g.whole)
+            axis, k = new  # k: the new line, first or last; its row or column is the outer one there
+            edge = g.presence[:, min(k, g.shape[1] - 1)] if axis == 0 else g.presence[min(k, g.shape[0] - 1)]
+            if not clear and float(edge.max()) < cfg.extend_presence:
+                continue
+        kept.append((f, g))
+    return kept
+
+
+def _settle(read_on: list[_Read]) -> _Read:
+    """The catalog's choice between lattices the outlines cannot tell apart (each read as
+    ``(fit, lattice, observation, identity)``; not empty).
+
+    When the catalog names one card on several lattices, the best fitting places its grid; when it
+    names different cards, the one it recognises best (score and margin) wins; when it names
+    none, its best proposal does (refit to that card's cells next).
+    """
+    named = [r for r in read_on if r[3].card is not None]
+    if len({r[3].card.id for r in named if r[3].card is not None}) == 1:
+        return max(named, key=lambda r: r[0])
+    return max(named or read_on, key=lambda r: r[3].score + r[3].margin)
+
+
 def _prepare_quad(image: NDArray[np.uint8], quad: detect_mod.CardQuad, catalog: Catalog,
                   cfg: CardsConfig, seen: _Lattices | None = None) -> CardReading | _Prepared | None:
     """Everything up to the mark decisions; a finished reading for a cut or unknown card,
@@ -132,46 +217,17 @@ def _prepare_quad(image: NDArray[np.uint8], quad: detect_mod.CardQuad, catalog: 
     ppm = cfg.rectify.px_per_mm
     if not grids:
         return None
-    # geometry first: the lattice may be a line off. A row or column of faint or hatched cells
-    # may have lost its outlines, so the lattice stopped a line short; a line of the card's art may
-    # have been taken for one more grid line. Each lattice is judged by how well the best catalog
-    # layout on it explains the outlines around it (cells outlined; water and the ring outside the
-    # grid not), and gives way to a variant grown or trimmed by one line only when that variant's
-    # best layout explains them clearly better (by fit_gain)
+    # two stages: the outlines keep the lattices they cannot tell apart, then the catalog settles
+    # between those (see _outline_candidates and _settle)
     table = _layout_table(catalog.cards)
-
-    def fit(g: grid_mod.Grid) -> float:
-        layouts = table.get(g.shape)
-        return float(grid_mod.layout_fits(lines, g, layouts[0], cfg.grid).max()) if layouts else -1.0
-
-    lattices: list[grid_mod.Grid] = []
-    for g0 in grids:
-        # the fit depends on the lattice's lines only: a grown lattice's cells are measured
-        # only when it is chosen (as grid.extended_grids would measure it)
-        grown = grid_mod.grown_lattices(face.image.shape, g0, ppm, cfg.grid)
-        variants = [*grid_mod.trimmed_grids(g0, cfg.grid),
-                    *(dataclasses.replace(g0, xs=xs, ys=ys, presence=np.zeros((len(ys) - 1, len(xs) - 1)))
-                      for xs, ys, _, _ in grown)]
-        base = fit(g0)
-        scored = sorted(((fit(g), n) for n, g in enumerate(variants)), reverse=True)
-        if scored and scored[0][0] >= base + cfg.grid.fit_gain:
-            pick = variants[scored[0][1]]
-            if scored[0][1] >= len(variants) - len(grown):
-                pick = dataclasses.replace(grid_mod.measure_lattice(lines, pick.xs, pick.ys, cfg.grid),
-                                           whole=g0.whole)
-            lattices.append(pick)
-        else:
-            lattices.append(g0)
-    # the catalog settles between alternative lattices: keep the one it recognises best
-    best: tuple[tuple[bool, float], grid_mod.Grid, identify_mod.Observation,
-               identify_mod.Identity] | None = None
-    for g in lattices:
+    lattices = _outline_candidates(face.image.shape, lines, grids, table, ppm, cfg.grid)
+    read_on: list[_Read] = []
+    for f, g in lattices:
         o = identify_mod.observe(face.image, g, ppm, cfg.identify)
-        i = identify_mod.identify(o, catalog, cfg.identify)
-        key = (i.card is not None, i.score + i.margin)
-        if best is None or key > best[0]:
-            best = (key, g, o, i)
-    assert best is not None
+        read_on.append((f, g, o, identify_mod.identify(o, catalog, cfg.identify)))
+    _, g, o, i = _settle(read_on)
+    best: tuple[tuple[bool, float], grid_mod.Grid, identify_mod.Observation,
+               identify_mod.Identity] = ((i.card is not None, i.score + i.margin), g, o, i)
     if best[3].card is None and best[3].best is not None:
         # the catalog proposes a card below its acceptance floor. Its cells are then known: refit
         # the lattice to their outlines under each turn and score again (usual margins)
