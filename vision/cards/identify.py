@@ -30,6 +30,7 @@ from numpy.typing import NDArray
 
 from vision.cards.catalog import Catalog, CatalogCard
 from vision.cards.grid import Grid, balanced_lab
+from vision.cards.marks import linear_percentile
 from vision.config import load_config
 
 
@@ -163,7 +164,7 @@ def observe(face: NDArray[np.uint8], grid: Grid, px_per_mm: float,
     # faded light or a cast lowers every colour of the card alike: a symbol's colour is strong
     # against the strongest colours of the card's own cells (within the configured bounds)
     if cut:
-        top = float(np.percentile(cell_chroma, cfg.chroma_percentile))
+        top = float(linear_percentile(cell_chroma, cfg.chroma_percentile))
         strong_at = float(np.clip(cfg.chroma_share * top, cfg.grey_chroma, 2 * cfg.grey_chroma))
         # only a strong pixel's hue counts: the hue is taken of those alone
         strong = np.flatnonzero(cell_chroma > strong_at)
