@@ -30,7 +30,7 @@ from numpy.typing import NDArray
 
 from vision.cards.catalog import Catalog, CatalogCard
 from vision.cards.grid import Grid, balanced_lab
-from vision.cards.marks import linear_percentile
+from vision.cards.marks import linear_percentile, partition_median
 from vision.config import load_config
 
 
@@ -177,7 +177,7 @@ def observe(face: NDArray[np.uint8], grid: Grid, px_per_mm: float,
         shares = np.add.reduceat(kinds.astype(np.int64), starts, axis=0) / sizes[:, None]
         for ((r, c), _), share in zip(cut, shares, strict=True):
             sym[r, c] = share
-    a, b = float(np.median(px[:, 1])), float(np.median(px[:, 2]))
+    a, b = (float(m) for m in partition_median(px[:, 1:], axis=0))
     chroma = float(np.hypot(a, b))
     hue = float(_hue_deg(np.float32(a), np.float32(b)))
     scores: dict[str, float] = {}
