@@ -129,9 +129,7 @@ def locate(image: NDArray[np.uint8], config: BoardConfig | None = None) -> Locat
     if not fits:
         # no outline carries a lattice (a board blending into the table, a hand over a corner):
         # look for the lattice of round spots itself
-        # (shifted copies of one lattice, not nested outlines: the best fit is the board)
-        fits = sorted(_screen(img, _likely(img, find_lattice_candidates(img, cfg), cfg), cfg)[0],
-                      key=lambda f: -f.grid.quality)
+        fits = _screen(img, _likely(img, find_lattice_candidates(img, cfg), cfg), cfg)[0]
     if not fits:
         return None
     best = max(f.grid.quality for f in fits)

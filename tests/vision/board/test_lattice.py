@@ -175,24 +175,3 @@ def test_blobs_sit_on_discs_at_their_scale(rng: np.random.Generator) -> None:
         assert d[k] <= 1.5
         # a disc of radius r answers most at sigma r / sqrt(2)
         assert 8 / np.sqrt(2) / 1.5 <= sig[k] <= 8 / np.sqrt(2) * 1.5
-
-
-@pytest.mark.parametrize("seed", range(4))
-def test_a_busy_table_does_not_crowd_the_board_out_of_the_lattice_search(seed: int) -> None:
-    rng = np.random.default_rng(seed)
-    image = _photo(rng, SMALL, table_grey=150)
-    # a few hundred small dark and light specks on the table around the board (crumbs, grain)
-    board = np.zeros(image.shape[:2], np.uint8)
-    cv2.fillConvexPoly(board, SMALL.astype(np.int32), 1)
-    specks = 0
-    while specks < 260:
-        x, y = int(rng.integers(5, 635)), int(rng.integers(5, 475))
-        if board[max(0, y - 12):y + 12, max(0, x - 12):x + 12].any():
-            continue
-        colour = tuple(int(v) for v in rng.integers(0, 60, 3) + 190 * int(rng.integers(2)))
-        cv2.circle(image, (x, y), int(rng.integers(2, 5)), colour, -1, cv2.LINE_AA)
-        specks += 1
-    pitch = float(np.linalg.norm(SMALL[1] - SMALL[0])) / FACE * PITCH
-    cands = find_lattice_candidates(image, default_config())
-    assert cands
-    assert np.linalg.norm(cands[0].mean(axis=0) - SMALL.mean(axis=0)) < 0.2 * pitch
