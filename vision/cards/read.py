@@ -121,12 +121,12 @@ def _lattices(image: NDArray[np.uint8], quad: detect_mod.CardQuad, cfg: CardsCon
 
 
 _Layouts = dict[tuple[int, int], tuple[NDArray[np.bool_], int]]
-_Read = tuple[float, grid_mod.Grid, identify_mod.Observation, identify_mod.Identity]
+_Read = tuple[float, grid_mod.Grid, bool, identify_mod.Observation, identify_mod.Identity]
 
 
 def _outline_candidates(shape: tuple[int, ...], lines: grid_mod.FaceLines, grids: list[grid_mod.Grid],
                         table: _Layouts, px_per_mm: float, cfg: grid_mod.GridConfig,
-                        ) -> list[tuple[float, grid_mod.Grid]]:
+                        ) -> list[tuple[float, grid_mod.Grid, bool]]:
     """The lattices of a face that its outlines cannot tell apart, best fitting first.
 
     The lattice may be a line off: a row or column of faint or hatched cells may have lost its
@@ -135,9 +135,10 @@ def _outline_candidates(shape: tuple[int, ...], lines: grid_mod.FaceLines, grids
     by how well the best catalog layout of its shape explains the outlines around it
     (:func:`vision.cards.grid.layout_fits`: cells outlined; water and the ring outside the grid
     not). A lattice that fits at least ``fit_gain`` better than every other is the grid; else
-    every lattice within ``fit_gain`` of the best is kept, a grown one only when its new row or
-    column holds a position that looks like a cell (``extend_presence``: every printed row and
-    column holds a cell).
+    every lattice within ``fit_gain`` of the best is kept. A grown one kept is plausible only when
+    its new row or column holds a position that looks like a cell (``extend_presence``: every
+    printed row and column holds a cell); one whose new cells are washed out is kept too, for the
+    catalog to name (see :func:`_settle`).
 
     Parameters
     ----------
@@ -154,8 +155,9 @@ def _outline_candidates(shape: tuple[int, ...], lines: grid_mod.FaceLines, grids
 
     Returns
     -------
-    list of (float, Grid)
-        Each kept lattice's fit and the lattice (grown ones measured); at least one.
+    list of (float, Grid, bool)
+        Each kept lattice's fit, the lattice (grown ones measured) and whether it is plausible
+        without the catalog; at least one.
     """
     def fit(g: grid_mod.Grid) -> float:
         layouts = table.get(g.shape)
@@ -177,32 +179,35 @@ def _outline_candidates(shape: tuple[int, ...], lines: grid_mod.FaceLines, grids
                 scored.append((fit(g), g, new))
     ranked = sorted(scored, key=lambda t: -t[0])
     clear = len(ranked) == 1 or ranked[0][0] >= ranked[1][0] + cfg.fit_gain
-    kept: list[tuple[float, grid_mod.Grid]] = []
+    kept: list[tuple[float, grid_mod.Grid, bool]] = []
     for f, g, new in ranked:
-        if kept and f < kept[0][0] - cfg.fit_gain:
+        if f < ranked[0][0] - cfg.fit_gain:
             break
+        plausible = True
         if new is not None:
             g = dataclasses.replace(grid_mod.measure_lattice(lines, g.xs, g.ys, cfg), whole=g.whole)
             axis, k = new  # k: the new line, first or last; its row or column is the outer one there
             edge = g.presence[:, min(k, g.shape[1] - 1)] if axis == 0 else g.presence[min(k, g.shape[0] - 1)]
-            if not clear and float(edge.max()) < cfg.extend_presence:
-                continue
-        kept.append((f, g))
+            plausible = clear or float(edge.max()) >= cfg.extend_presence
+        kept.append((f, g, plausible))
     return kept
 
 
 def _settle(read_on: list[_Read]) -> _Read:
     """The catalog's choice between lattices the outlines cannot tell apart (each read as
-    ``(fit, lattice, observation, identity)``; not empty).
+    ``(fit, lattice, plausible, observation, identity)``, see :func:`_outline_candidates`; not
+    empty).
 
-    When the catalog names one card on several lattices, the best fitting places its grid; when it
-    names different cards, the one it recognises best (score and margin) wins; when it names
-    none, its best proposal does (refit to that card's cells next).
+    When the catalog names one card on several lattices, the plausible and best fitting one
+    places its grid; when it names different cards, the one it recognises best (score and margin)
+    wins; when it names none, its best proposal on a plausible lattice does (refit to that card's
+    cells next): a lattice grown by a row of no cell is no grid the catalog has not named.
     """
-    named = [r for r in read_on if r[3].card is not None]
-    if len({r[3].card.id for r in named if r[3].card is not None}) == 1:
-        return max(named, key=lambda r: r[0])
-    return max(named or read_on, key=lambda r: r[3].score + r[3].margin)
+    named = [r for r in read_on if r[4].card is not None]
+    if len({r[4].card.id for r in named if r[4].card is not None}) == 1:
+        return max(named, key=lambda r: (r[2], r[0]))
+    pool = named or [r for r in read_on if r[2]] or read_on
+    return max(pool, key=lambda r: r[4].score + r[4].margin)
 
 
 def _prepare_quad(image: NDArray[np.uint8], quad: detect_mod.CardQuad, catalog: Catalog,
@@ -222,10 +227,10 @@ def _prepare_quad(image: NDArray[np.uint8], quad: detect_mod.CardQuad, catalog: 
     table = _layout_table(catalog.cards)
     lattices = _outline_candidates(face.image.shape, lines, grids, table, ppm, cfg.grid)
     read_on: list[_Read] = []
-    for f, g in lattices:
+    for f, g, plausible in lattices:
         o = identify_mod.observe(face.image, g, ppm, cfg.identify)
-        read_on.append((f, g, o, identify_mod.identify(o, catalog, cfg.identify)))
-    _, g, o, i = _settle(read_on)
+        read_on.append((f, g, plausible, o, identify_mod.identify(o, catalog, cfg.identify)))
+    _, g, _, o, i = _settle(read_on)
     best: tuple[tuple[bool, float], grid_mod.Grid, identify_mod.Observation,
                identify_mod.Identity] = ((i.card is not None, i.score + i.margin), g, o, i)
     if best[3].card is None and best[3].best is not None:

@@ -35,7 +35,7 @@ def _face(cells: np.ndarray, faint_row: int | None = None, faint: int = 120) -> 
     return face
 
 
-def _candidates(face: np.ndarray, found: Grid) -> list[tuple[float, Grid]]:
+def _candidates(face: np.ndarray, found: Grid) -> list[tuple[float, Grid, bool]]:
     cfg = default_config()
     lines = face_lines(face, PPM, cfg)
     table = read_mod._layout_table(load_catalog().cards)
@@ -58,7 +58,7 @@ def test_a_clear_lattice_is_the_only_candidate() -> None:
     kept = _candidates(face, found)
     # no row or column beyond the grid carries an outline: the lattice found is the grid
     assert len(kept) == 1
-    assert np.allclose(kept[0][1].xs, XS) and np.allclose(kept[0][1].ys, YS)
+    assert np.allclose(kept[0][1].xs, XS) and np.allclose(kept[0][1].ys, YS) and kept[0][2]
 
 
 def test_a_lattice_a_washed_row_short() -> None:
@@ -68,25 +68,26 @@ def test_a_lattice_a_washed_row_short() -> None:
     face = _face(cells, faint_row=last, faint=120)
     short = measure_lattice(face_lines(face, PPM), XS, YS[:-1])
     kept = _candidates(face, short)
-    assert [g.shape for _, g in kept] == [(4, 3)]
+    assert [(g.shape, plausible) for _, g, plausible in kept] == [((4, 3), True)]
     assert np.allclose(kept[0][1].ys, YS, atol=1.0)
     assert float(kept[0][1].presence[last].max()) >= default_config().extend_presence
     # washed nearly to the fill: the outlines cannot tell the two apart, and the new row shows no
-    # cell, so only the lattice found is left for the catalog
+    # cell: the grown lattice is left for the catalog to name, not plausible on its own
     face = _face(cells, faint_row=last, faint=170)
     short = measure_lattice(face_lines(face, PPM), XS, YS[:-1])
     kept = _candidates(face, short)
-    assert [g.shape for _, g in kept] == [(3, 3)]
+    assert {(g.shape, plausible) for _, g, plausible in kept} == {((3, 3), True), ((4, 3), False)}
+    assert any(np.allclose(g.ys, YS, atol=1.0) for _, g, _ in kept)
 
 
 def _read(fit: float, card: str | None, score: float, margin: float, best: str | None = None,
-          ) -> read_mod._Read:
+          plausible: bool = True) -> read_mod._Read:
     catalog = load_catalog()
     grid = Grid(XS, YS, np.ones((4, 3)), np.array([235.0, 235.0, 235.0]))
     obs = Observation(grid.presence, np.zeros((4, 3, 3)), {"green": 1.0})
     named = catalog.get(card) if card is not None else None
     proposal = catalog.get(best) if best is not None else named
-    return fit, grid, obs, Identity(named, 0, 0.5, score, margin, proposal)
+    return fit, grid, plausible, obs, Identity(named, 0, 0.5, score, margin, proposal)
 
 
 def test_settle_places_one_card_by_the_outlines_and_names_by_the_catalog() -> None:
@@ -99,3 +100,9 @@ def test_settle_places_one_card_by_the_outlines_and_names_by_the_catalog() -> No
     # none named: the catalog's best proposal, whatever the fit
     d, e = _read(0.95, None, 0.70, 0.01, "t18"), _read(0.85, None, 0.78, 0.01, "t27")
     assert read_mod._settle([d, e]) is e
+    # a lattice grown by a row of no cell: named, it may be the grid; unnamed, it is none
+    f = _read(0.9, None, 0.80, 0.01, "t27", plausible=False)
+    assert read_mod._settle([d, f]) is d
+    g = _read(0.9, "t27", 0.80, 0.05, plausible=False)
+    assert read_mod._settle([d, g]) is g
+    assert read_mod._settle([g, _read(0.8, "t27", 0.7, 0.03)])[2]
