@@ -68,6 +68,8 @@ class MarksConfig:
     loop_corners: float
     print_shift_px: int
     spill_offset: float
+    print_edge_px: int
+    print_edge_run: float
 
 
 @cache
@@ -678,9 +680,11 @@ def _shifted(masks: NDArray[np.bool_], reach: int) -> NDArray[np.bool_]:
 
 
 def pooled_residual(ink: CellInk, rc: tuple[int, int], template: NDArray[np.bool_],
-                    reach: int | None = None) -> float:
+                    reach: int | None = None, config: MarksConfig | None = None) -> float:
     """Share of a cell's mask that is ink outside its class's print ``template``, with the print
-    moved by at most ``reach`` mask pixels (``print_shift_px`` by default) to fit the cell best.
+    moved by at most ``reach`` mask pixels (``print_shift_px`` by default) to fit the cell best;
+    straight runs along the mask's sides (the outline entering the cell's inside) are left out
+    (:func:`_edge_runs_cleared`).
 
     Parameters
     ----------
@@ -692,20 +696,50 @@ def pooled_residual(ink: CellInk, rc: tuple[int, int], template: NDArray[np.bool
         The pooled print of the cell's symbol class.
     reach : int, optional
         The largest shift along each axis, in mask pixels.
+    config : MarksConfig, optional
 
     Returns
     -------
     float
         In ``[0, 1]``.
     """
-    shift = default_config().print_shift_px if reach is None else reach
-    return _residual(ink.masks[rc], _flat_shifts(template, shift))
+    cfg = config or default_config()
+    shift = cfg.print_shift_px if reach is None else reach
+    return _residual(_edge_runs_cleared(ink.masks[rc], cfg), _flat_shifts(template, shift))
 
 
 def _flat_shifts(mask: NDArray[np.bool_], reach: int) -> NDArray[np.float32]:
     """``(k, S * S)`` float32 (0 or 1): the :func:`_shifted` copies of one ``(S, S)`` mask, each
     flattened."""
     return _shifted(mask, reach).reshape(-1, mask.size).astype(np.float32)
+
+
+def _edge_runs_cleared(mask: NDArray[np.bool_], cfg: MarksConfig) -> NDArray[np.bool_]:
+    """``mask`` ``(S, S)`` bool without the straight runs along its sides: each of its outer
+    ``print_edge_px`` rows and columns on each side inked along at least ``print_edge_run`` of its
+    length is cleared, unless all four sides hold such runs. Such a run is the cell's outline
+    entering the inside (a lattice line a pixel off, a blurred outline), not a pen mark (a
+    hand-drawn stroke is not a straight full-length line hugging the cell's side); ink along all
+    four sides is a ring drawn on the outline or a cell inked through, and stays."""
+    depth = cfg.print_edge_px
+    if depth <= 0:
+        return mask
+    h, w = mask.shape
+    rows = mask.mean(axis=1) >= cfg.print_edge_run
+    cols = mask.mean(axis=0) >= cfg.print_edge_run
+    rows[depth:h - depth] = False
+    cols[depth:w - depth] = False
+    if not rows.any() and not cols.any():
+        return mask
+    if rows[:depth].any() and rows[-depth:].any() and cols[:depth].any() and cols[-depth:].any():
+        # ink along all four sides: a ring drawn on the outline or a cell inked through, judged as
+        # it is (an outline entering a box a pixel off enters on one side of each axis, or at most
+        # along one axis's two sides when the box is too long)
+        return mask
+    out = mask.copy()
+    out[rows, :] = False
+    out[:, cols] = False
+    return out
 
 
 def _residual(mask: NDArray[np.bool_], prints: NDArray[np.float32]) -> float:
@@ -813,6 +847,7 @@ def read_marks(face: NDArray[np.uint8], grid: Grid, printed: NDArray[np.str_],
                 # joined across the outlines), not a mark drawn on this cell
                 st, cf = 0, 0.5
             if prints is not None:
-                st, sc, cf = _pooled(st, sc, cf, _residual(ink.masks[rc], prints), cfg)
+                st, sc, cf = _pooled(st, sc, cf, _residual(_edge_runs_cleared(ink.masks[rc], cfg),
+                                                           prints), cfg)
             state[rc], score[rc], conf[rc] = st, sc, cf
     return CellVerdicts(state, score, conf)
