@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cache
 
@@ -126,8 +127,9 @@ _Read = tuple[float, grid_mod.Grid, bool, identify_mod.Observation, identify_mod
 
 def _outline_candidates(shape: tuple[int, ...], lines: grid_mod.FaceLines, grids: list[grid_mod.Grid],
                         table: _Layouts, px_per_mm: float, cfg: grid_mod.GridConfig,
-                        ) -> list[tuple[float, grid_mod.Grid, bool]]:
-    """The lattices of a face that its outlines cannot tell apart, best fitting first.
+                        ) -> Iterator[tuple[float, grid_mod.Grid, bool]]:
+    """The lattices of a face that its outlines cannot tell apart, best fitting first (made as
+    they are asked for: a grown lattice's cells are measured only when it is reached).
 
     The lattice may be a line off: a row or column of faint or hatched cells may have lost its
     outlines, so the lattice stopped a line short; a line of the card's art may have been taken
@@ -153,11 +155,11 @@ def _outline_candidates(shape: tuple[int, ...], lines: grid_mod.FaceLines, grids
     px_per_mm : float
         Face scale.
 
-    Returns
-    -------
-    list of (float, Grid, bool)
-        Each kept lattice's fit, the lattice (grown ones measured) and whether it is plausible
-        without the catalog; at least one.
+    Yields
+    ------
+    (float, Grid, bool)
+        Each kept lattice's fit, the lattice (a grown one measured only when it is reached) and
+        whether it is plausible without the catalog; at least one.
     """
     def fit(g: grid_mod.Grid) -> float:
         layouts = table.get(g.shape)
@@ -179,7 +181,6 @@ def _outline_candidates(shape: tuple[int, ...], lines: grid_mod.FaceLines, grids
                 scored.append((fit(g), g, new))
     ranked = sorted(scored, key=lambda t: -t[0])
     clear = len(ranked) == 1 or ranked[0][0] >= ranked[1][0] + cfg.fit_gain
-    kept: list[tuple[float, grid_mod.Grid, bool]] = []
     for f, g, new in ranked:
         if f < ranked[0][0] - cfg.fit_gain:
             break
@@ -189,8 +190,7 @@ def _outline_candidates(shape: tuple[int, ...], lines: grid_mod.FaceLines, grids
             axis, k = new  # k: the new line, first or last; its row or column is the outer one there
             edge = g.presence[:, min(k, g.shape[1] - 1)] if axis == 0 else g.presence[min(k, g.shape[0] - 1)]
             plausible = clear or float(edge.max()) >= cfg.extend_presence
-        kept.append((f, g, plausible))
-    return kept
+        yield f, g, plausible
 
 
 def _settle(read_on: list[_Read]) -> _Read:
@@ -229,7 +229,12 @@ def _prepare_quad(image: NDArray[np.uint8], quad: detect_mod.CardQuad, catalog: 
     read_on: list[_Read] = []
     for f, g, plausible in lattices:
         o = identify_mod.observe(face.image, g, ppm, cfg.identify)
-        read_on.append((f, g, plausible, o, identify_mod.identify(o, catalog, cfg.identify)))
+        i = identify_mod.identify(o, catalog, cfg.identify)
+        read_on.append((f, g, plausible, o, i))
+        if len(read_on) == 1 and plausible and i.card is not None and i.margin >= 3 * cfg.identify.min_margin:
+            # the best fitting lattice is clearly recognised (the margin of full confidence):
+            # the others are neither measured nor asked about
+            break
     _, g, _, o, i = _settle(read_on)
     best: tuple[tuple[bool, float], grid_mod.Grid, identify_mod.Observation,
                identify_mod.Identity] = ((i.card is not None, i.score + i.margin), g, o, i)

@@ -39,7 +39,7 @@ def _candidates(face: np.ndarray, found: Grid) -> list[tuple[float, Grid, bool]]
     cfg = default_config()
     lines = face_lines(face, PPM, cfg)
     table = read_mod._layout_table(load_catalog().cards)
-    return read_mod._outline_candidates(face.shape, lines, [found], table, PPM, cfg)
+    return list(read_mod._outline_candidates(face.shape, lines, [found], table, PPM, cfg))
 
 
 def _t27() -> np.ndarray:
