@@ -49,6 +49,7 @@ def analyze(
     """
     from vision import board, cards
     from vision.cards.detect import detect as detect_cards
+    from vision.cards.read import expedition_of
 
     if game not in GAMES:
         raise ValueError(f"unknown game {game!r}")
@@ -68,12 +69,16 @@ def analyze(
     if reads_cards:
         # one card detection serves the map cards and the expedition card
         quads = _timed(stage_ms, "detect", lambda: detect_cards(card_view))
-        found = tuple(_timed(stage_ms, "cards", lambda: cards.read(card_view, catalog=catalog, quads=quads)))
+        seen: dict[bytes, ExpeditionReading | None] = {}  # quads the card reader searched for it
+        found = tuple(_timed(stage_ms, "cards", lambda: cards.read(card_view, catalog=catalog, quads=quads,
+                                                                   expedition_seen=seen)))
         # a card identified as a treasure map is not the expedition card
         maps = [np.mean(c.corners, axis=0) for c in found if c.id is not None]
         rest = tuple(q for q in quads
                      if not any(float(np.linalg.norm(q.corners.mean(axis=0) - m)) < 1.0 for m in maps))
-        expedition = _timed(stage_ms, "expedition", lambda: cards.read_expedition(card_view, quads=rest))
+        # the quads the card reader already searched for the expedition card are not read again
+        expedition = _timed(stage_ms, "expedition",
+                            lambda: expedition_of(card_view, rest, seen, reader=cards.read_expedition))
     if game in ("auto", "splendor-duel"):
         board_view = image if prepared is None else prepared
         found_board = _timed(stage_ms, "board", lambda: board.read(board_view, profile=profile))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 
@@ -18,7 +18,7 @@ from vision.cards import identify as identify_mod
 from vision.cards import marks as marks_mod
 from vision.cards import rectify as rectify_mod
 from vision.cards.catalog import Catalog, CatalogCard, load_catalog
-from vision.types import CardReading, Cell, Quad
+from vision.types import CardReading, Cell, ExpeditionReading, Quad
 
 
 @dataclass(frozen=True)
@@ -92,7 +92,8 @@ def _layout_table(cards: tuple[CatalogCard, ...]) -> dict[tuple[int, int], tuple
 
 @dataclass(frozen=True)
 class _Prepared:
-    """A card read up to its marks: face, grid, identity and the cells' ink."""
+    """A card read up to its marks: face, grid, identity and the cells' ink (``None`` until
+    :func:`_inked`: only the reading kept is measured)."""
 
     face: rectify_mod.Face
     grid: grid_mod.Grid
@@ -100,7 +101,7 @@ class _Prepared:
     ident: identify_mod.Identity
     printed: NDArray[np.str_]
     reference: marks_mod.CellInk | None
-    ink: marks_mod.CellInk
+    ink: marks_mod.CellInk | None
 
 
 @dataclass(frozen=True)
@@ -212,9 +213,9 @@ def _settle(read_on: list[_Read]) -> _Read:
 
 def _prepare_quad(image: NDArray[np.uint8], quad: detect_mod.CardQuad, catalog: Catalog,
                   cfg: CardsConfig, seen: _Lattices | None = None) -> CardReading | _Prepared | None:
-    """Everything up to the mark decisions; a finished reading for a cut or unknown card,
-    ``None`` when the quad shows no grid of cells (not a map card). ``seen``: the quad's
-    :func:`_lattices` when already found."""
+    """Everything up to the mark decisions but the cells' ink (:func:`_inked`); a finished
+    reading for a cut or unknown card, ``None`` when the quad shows no grid of cells (not a map
+    card). ``seen``: the quad's :func:`_lattices` when already found."""
     if quad.partial:
         return CardReading(None, None, 0.0, _quad(quad.corners), (), (), False, True)
     found = seen or _lattices(image, quad, cfg)
@@ -262,9 +263,19 @@ def _prepare_quad(image: NDArray[np.uint8], quad: detect_mod.CardQuad, catalog: 
         printed = ident.card.grid(ident.rotation)
     else:
         printed = np.where(grid.presence >= 0.5, "#", ".")
+    return _Prepared(face, grid, obs, ident, printed, None, None)
+
+
+def _inked(p: CardReading | _Prepared | None, catalog: Catalog,
+           cfg: CardsConfig) -> CardReading | _Prepared | None:
+    """A prepared card with its cells' ink and its reference face's ink measured (once the
+    reading is kept, see :func:`_prepare`); any other reading as it is."""
+    if not isinstance(p, _Prepared) or p.ink is not None:
+        return p
+    ident, printed = p.ident, p.printed
     ref = reference_ink(catalog, ident.card.id, printed, cfg) if ident.card is not None else None
-    ink = marks_mod.cell_ink(face.image, grid, printed, cfg.marks)
-    return _Prepared(face, grid, obs, ident, printed, ref, ink)
+    ink = marks_mod.cell_ink(p.face.image, p.grid, printed, cfg.marks)
+    return dataclasses.replace(p, reference=ref, ink=ink)
 
 
 def _unknown(face: rectify_mod.Face, grid: grid_mod.Grid, colour: str | None) -> CardReading:
@@ -290,7 +301,8 @@ def _prepare(image: NDArray[np.uint8], quad: detect_mod.CardQuad, catalog: Catal
     line or the grid box). The new reading is kept when it has no fewer cells and is better:
     identified where the old one was not, or with squarer cells and no worse a catalog fit (or
     the same card). A card identified on cells further than ``rectify.square_doubt`` from square
-    is unknown when the new face shows square cells (or an unknown grid) yet reads no better."""
+    is unknown when the new face shows square cells (or an unknown grid) yet reads no better.
+    The cells' ink is not measured yet (:func:`_inked`)."""
     p = _prepare_quad(image, quad, catalog, cfg, seen)
     if not isinstance(p, _Prepared) or _squareness(p.grid) <= cfg.rectify.square_tol:
         return p
@@ -323,7 +335,7 @@ def _prepare(image: NDArray[np.uint8], quad: detect_mod.CardQuad, catalog: Catal
 
 def _templates(prepared: list[_Prepared], cfg: CardsConfig) -> dict[str, NDArray[np.bool_]]:
     """The print of each symbol, pooled over the identified cards of one photo."""
-    known = [(p.ink, p.printed) for p in prepared if p.ident.card is not None]
+    known = [(p.ink, p.printed) for p in prepared if p.ident.card is not None and p.ink is not None]
     return marks_mod.print_templates(known, cfg.marks)
 
 
@@ -387,19 +399,66 @@ def _doubtful(p: CardReading | _Prepared, below: float) -> bool:
     return not p.partial
 
 
-def _is_expedition(image: NDArray[np.uint8], quad: detect_mod.CardQuad) -> bool:
-    """Whether a quad's face shows the expedition card's pattern of more squares than a pair, joined
-    edge to edge (:func:`vision.cards.expedition.read_expedition` on that quad alone): two joined
-    squares are part of every map grid too, so they prove nothing."""
-    found = expedition_mod.read_expedition(image, quads=(quad,))
+def _shows_expedition(found: ExpeditionReading | None) -> bool:
+    """Whether one quad's expedition reading (:func:`vision.cards.expedition.read_expedition` on
+    that quad alone) shows the expedition card's pattern of more squares than a pair, joined edge
+    to edge: two joined squares are part of every map grid too, so they prove nothing."""
     return found is not None and len(found.cells) > expedition_mod.default_config().min_squares
+
+
+def _is_expedition(image: NDArray[np.uint8], quad: detect_mod.CardQuad) -> bool:
+    """Whether a quad's face shows the expedition card's pattern (:func:`_shows_expedition`)."""
+    return _shows_expedition(expedition_mod.read_expedition(image, quads=(quad,)))
+
+
+def expedition_of(image: NDArray[np.uint8], quads: tuple[detect_mod.CardQuad, ...],
+                  seen: Mapping[bytes, ExpeditionReading | None],
+                  reader: Callable[..., ExpeditionReading | None] = expedition_mod.read_expedition,
+                  ) -> ExpeditionReading | None:
+    """:func:`vision.cards.expedition.read_expedition` of ``quads``, reading again only the quads
+    whose own reading is not in ``seen``.
+
+    The same reading as ``read_expedition(image, quads=quads)``: that is the first quad's reading
+    of the best rank (confidence, then cells) among the quads read alone, and a quad read alone
+    gives the same reading wherever it stands.
+
+    Parameters
+    ----------
+    image : (H, W, 3) uint8 array
+        BGR photo.
+    quads : tuple of CardQuad
+        The card outlines to search.
+    seen : mapping
+        ``quad corners (float64 bytes) -> read_expedition(image, quads=(quad,))`` of the same
+        image, as :func:`read` fills its ``expedition_seen``.
+    reader : callable, optional
+        ``reader(image, quads=...)``: :func:`vision.cards.expedition.read_expedition`.
+    """
+    todo = tuple(q for q in quads if q.partial or q.corners.tobytes() not in seen)
+    fresh = reader(image, quads=todo) if todo else None
+    best: ExpeditionReading | None = None
+    placed = False
+    for q in quads:
+        if q.partial:
+            continue
+        key = q.corners.tobytes()
+        if key in seen:
+            r = seen[key]
+        elif fresh is not None and not placed and _quad(q.corners) == fresh.corners:
+            r, placed = fresh, True
+        else:
+            continue
+        if r is not None and (best is None
+                              or (r.confidence, len(r.cells)) > (best.confidence, len(best.cells))):
+            best = r
+    return best
 
 
 def read_one(image: NDArray[np.uint8], quad: detect_mod.CardQuad, catalog: Catalog,
              cfg: CardsConfig) -> CardReading | None:
     """Read one detected card; ``None`` when the quad shows no grid of cells (not a map card).
     The print of its symbols is learnt from this card alone."""
-    p = _prepare(image, quad, catalog, cfg)
+    p = _inked(_prepare(image, quad, catalog, cfg), catalog, cfg)
     if not isinstance(p, _Prepared):
         return p
     return _finish(p, _templates([p], cfg), cfg)
@@ -407,7 +466,8 @@ def read_one(image: NDArray[np.uint8], quad: detect_mod.CardQuad, catalog: Catal
 
 def read(image: NDArray[np.uint8], catalog: Catalog | None = None,
          config: CardsConfig | None = None,
-         quads: tuple[detect_mod.CardQuad, ...] | None = None) -> list[CardReading]:
+         quads: tuple[detect_mod.CardQuad, ...] | None = None,
+         expedition_seen: dict[bytes, ExpeditionReading | None] | None = None) -> list[CardReading]:
     """Find, identify and read every treasure-map card in a photo.
 
     Parameters
@@ -421,6 +481,11 @@ def read(image: NDArray[np.uint8], catalog: Catalog | None = None,
     quads : tuple of CardQuad, optional
         The card outlines when already found with :func:`vision.cards.detect.detect` (so that
         one detection serves both this reader and :func:`vision.cards.read_expedition`).
+
+    expedition_seen : dict, optional
+        Filled with ``quad corners (float64 bytes) -> read_expedition(image, quads=(quad,))`` for
+        each quad whose face was searched for the expedition card's pattern (a doubtful map
+        card), so that :func:`expedition_of` does not search it again.
 
     Returns
     -------
@@ -471,6 +536,15 @@ def read(image: NDArray[np.uint8], catalog: Catalog | None = None,
     # of a few cells that the catalog may take, barely, for a map: a card unknown to the catalog or
     # accepted with a confidence under map_doubt is no map card when its face shows the
     # expedition's pattern of squares
-    found = [(q, p) for q, p in found if not (_doubtful(p, cfg.grid.map_doubt) and _is_expedition(image, q))]
-    templates = _templates([p for _, p in found if isinstance(p, _Prepared)], cfg)
-    return [_finish(p, templates, cfg) if isinstance(p, _Prepared) else p for _, p in found]
+    seen_exp: dict[bytes, ExpeditionReading | None] = {} if expedition_seen is None else expedition_seen
+
+    def expedition(q: detect_mod.CardQuad) -> bool:
+        key = q.corners.tobytes()
+        if key not in seen_exp:
+            seen_exp[key] = expedition_mod.read_expedition(image, quads=(q,))
+        return _shows_expedition(seen_exp[key])
+
+    found = [(q, p) for q, p in found if not (_doubtful(p, cfg.grid.map_doubt) and expedition(q))]
+    kept = [p for p in (_inked(p, cat, cfg) for _, p in found) if p is not None]
+    templates = _templates([p for p in kept if isinstance(p, _Prepared)], cfg)
+    return [_finish(p, templates, cfg) if isinstance(p, _Prepared) else p for p in kept]
