@@ -805,24 +805,12 @@ def read_marks(face: NDArray[np.uint8], grid: Grid, printed: NDArray[np.str_],
                        else float(ink.corner_ink[where].min()) if many and ink.corner_ink is not None
                        else 1.0)
         for rc in cells:
-            ring_only = False
             if sym == "#":
                 c, sec = float(ink.centre[rc]), float(ink.sectors[rc])
                 lo, hi = cfg.plain_lo, cfg.plain_hi
                 if c < hi[0] and float(ink.spread[rc]) <= cfg.spill_arc:
                     # ink on one side of the ring only, none in the centre: a neighbour's stroke
                     # spilt over, or a mark cut by the outline; not a mark on its own
-                    sec = min(sec, 0.5 * (lo[1] + hi[1]))
-                elif (c <= lo[0] and float(ink.sectors[rc]) < 1.0 and ink.corner_ink is not None
-                      and float(ink.corner_ink[rc]) < cfg.loop_corners):
-                    # ink in part of the ring only: none in the centre, not all round the cell nor
-                    # through its four inside corners. A mark of its own crosses the centre, circles
-                    # the cell or runs round its outline; neighbours' strokes joined across the
-                    # outlines (no tracing gives them to one cell) reach in from several sides
-                    # alike. Such a cell that would be marked is at most uncertain, and its
-                    # off-centre ink settles nothing (a partial ring lies off the centre whoever
-                    # drew it)
-                    ring_only = sec > 0.5 * (lo[1] + hi[1])
                     sec = min(sec, 0.5 * (lo[1] + hi[1]))
             else:
                 lo, hi = cfg.symbol_lo, cfg.symbol_hi
@@ -853,7 +841,7 @@ def read_marks(face: NDArray[np.uint8], grid: Grid, printed: NDArray[np.str_],
                 sec = max(sec, hi[1])
             st, sc, cf = _decide(c, sec, lo, hi)
             off = float(ink.offset[rc]) if ink.offset is not None else 0.0
-            if st == -1 and off > cfg.spill_offset and not ring_only:
+            if st == -1 and off > cfg.spill_offset:
                 # second stage: the cell's own ink beyond its print has its centre of mass in the
                 # outer half of the cell, on one side: a neighbour's stroke reaching in (hatching
                 # joined across the outlines), not a mark drawn on this cell
