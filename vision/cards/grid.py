@@ -873,8 +873,30 @@ def outline_fit(lines: FaceLines, grid: Grid, cells: NDArray[np.bool_],
     return float(layout_fits(lines, grid, cells[None], config)[0])
 
 
+def layout_edges(layouts: NDArray[np.bool_]) -> tuple[NDArray[np.bool_], NDArray[np.bool_]]:
+    """Which sides of the lattice grown by one line on every side border a cell of each layout
+    (the part of :func:`layout_fits` that depends on the layouts alone).
+
+    Parameters
+    ----------
+    layouts : (n, rows, cols) bool array
+
+    Returns
+    -------
+    near_h : (n, rows + 3, cols + 2) bool array
+        Horizontal sides.
+    near_v : (n, rows + 2, cols + 3) bool array
+        Vertical sides.
+    """
+    pad = np.pad(layouts.astype(bool), ((0, 0), (1, 1), (1, 1)))           # (n, rows + 2, cols + 2)
+    rows_pad = np.pad(pad, ((0, 0), (1, 1), (0, 0)))
+    cols_pad = np.pad(pad, ((0, 0), (0, 0), (1, 1)))
+    return rows_pad[:, :-1] | rows_pad[:, 1:], cols_pad[:, :, :-1] | cols_pad[:, :, 1:]
+
+
 def layout_fits(lines: FaceLines, grid: Grid, layouts: NDArray[np.bool_],
-                config: GridConfig | None = None) -> NDArray[np.float64]:
+                config: GridConfig | None = None,
+                edges: tuple[NDArray[np.bool_], NDArray[np.bool_]] | None = None) -> NDArray[np.float64]:
     """:func:`outline_fit` of many layouts on one lattice.
 
     Parameters
@@ -884,6 +906,10 @@ def layout_fits(lines: FaceLines, grid: Grid, layouts: NDArray[np.bool_],
     grid : Grid
     layouts : (n, rows, cols) bool array
         Cell layouts of the lattice's shape.
+    config : GridConfig, optional
+    edges : (near_h, near_v), optional
+        :func:`layout_edges` of ``layouts`` when already computed (one catalog's layouts serve
+        every lattice of their shape).
 
     Returns
     -------
@@ -899,13 +925,11 @@ def layout_fits(lines: FaceLines, grid: Grid, layouts: NDArray[np.bool_],
     xs = np.concatenate([[grid.xs[0] - sx], grid.xs, [grid.xs[-1] + sx]])
     ys = np.concatenate([[grid.ys[0] - sy], grid.ys, [grid.ys[-1] + sy]])
     horiz, vert, ok_h, ok_v = _side_strengths(lines.hsum, lines.vsum, xs, ys, cfg.side_trim)
-    pad = np.pad(layouts.astype(bool), ((0, 0), (1, 1), (1, 1)))           # (n, rows + 2, cols + 2)
-    rows_pad = np.pad(pad, ((0, 0), (1, 1), (0, 0)))
-    expect_h = (rows_pad[:, :-1] | rows_pad[:, 1:]) & ok_h[None]           # (n, rows + 3, cols + 2)
-    cols_pad = np.pad(pad, ((0, 0), (0, 0), (1, 1)))
-    expect_v = (cols_pad[:, :, :-1] | cols_pad[:, :, 1:]) & ok_v[None]     # (n, rows + 2, cols + 3)
-    quiet_h = ~(rows_pad[:, :-1] | rows_pad[:, 1:]) & ok_h[None]
-    quiet_v = ~(cols_pad[:, :, :-1] | cols_pad[:, :, 1:]) & ok_v[None]
+    near_h, near_v = edges if edges is not None else layout_edges(layouts)
+    expect_h = near_h & ok_h[None]                                          # (n, rows + 3, cols + 2)
+    expect_v = near_v & ok_v[None]                                          # (n, rows + 2, cols + 3)
+    quiet_h = ~near_h & ok_h[None]
+    quiet_v = ~near_v & ok_v[None]
     n_on = expect_h.sum(axis=(1, 2)) + expect_v.sum(axis=(1, 2))
     n_off = quiet_h.sum(axis=(1, 2)) + quiet_v.sum(axis=(1, 2))
     s_on = (expect_h * horiz[None]).sum(axis=(1, 2)) + (expect_v * vert[None]).sum(axis=(1, 2))

@@ -78,16 +78,24 @@ def _grid_box(grid: grid_mod.Grid, to_face: NDArray[np.float64]) -> NDArray[np.f
     return cv2.perspectiveTransform(box, np.linalg.inv(to_face)).reshape(4, 2)
 
 
+_Edges = tuple[NDArray[np.bool_], NDArray[np.bool_]]
+_Layouts = dict[tuple[int, int], tuple[NDArray[np.bool_], int, _Edges]]
+
+
 @cache
-def _layout_table(cards: tuple[CatalogCard, ...]) -> dict[tuple[int, int], tuple[NDArray[np.bool_], int]]:
+def _layout_table(cards: tuple[CatalogCard, ...]) -> _Layouts:
     """The distinct printed cell layouts of a catalog under its quarter turns, by grid shape:
-    ``shape -> ((n, rows, cols) bool array, n)``."""
+    ``shape -> ((n, rows, cols) bool array, n, their grid.layout_edges)``."""
     found: dict[tuple[int, int], dict[bytes, NDArray[np.bool_]]] = {}
     for card in cards:
         for k in range(4):
             m = card.grid(k) != "."
             found.setdefault(m.shape, {})[m.tobytes()] = m
-    return {shape: (np.stack(list(ms.values())), len(ms)) for shape, ms in found.items()}
+    out: _Layouts = {}
+    for shape, ms in found.items():
+        stack = np.stack(list(ms.values()))
+        out[shape] = (stack, len(ms), grid_mod.layout_edges(stack))
+    return out
 
 
 @dataclass(frozen=True)
@@ -122,7 +130,6 @@ def _lattices(image: NDArray[np.uint8], quad: detect_mod.CardQuad, cfg: CardsCon
     return _Lattices(face, lines, grids)
 
 
-_Layouts = dict[tuple[int, int], tuple[NDArray[np.bool_], int]]
 _Read = tuple[float, grid_mod.Grid, bool, identify_mod.Observation, identify_mod.Identity]
 
 
@@ -164,7 +171,9 @@ def _outline_candidates(shape: tuple[int, ...], lines: grid_mod.FaceLines, grids
     """
     def fit(g: grid_mod.Grid) -> float:
         layouts = table.get(g.shape)
-        return float(grid_mod.layout_fits(lines, g, layouts[0], cfg).max()) if layouts else -1.0
+        if not layouts:
+            return -1.0
+        return float(grid_mod.layout_fits(lines, g, layouts[0], cfg, edges=layouts[2]).max())
 
     scored: list[tuple[float, grid_mod.Grid, tuple[int, int] | None]] = []  # fit, lattice, line grown
     seen: set[bytes] = set()
