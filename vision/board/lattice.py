@@ -360,6 +360,72 @@ def _board_margin(grads: tuple[NDArray[np.float32], NDArray[np.float32]], hom: N
     return float(frames[int(np.argmax(score))])
 
 
+def _ring_map(grads: tuple[NDArray[np.float32], NDArray[np.float32]], hom: NDArray[np.float64],
+              cfg: BoardConfig) -> NDArray[np.float64]:
+    """The circular edge at the lattice places ``-2 .. 6`` on each axis (the 5x5 spots at 0..4).
+
+    Each place's circle is drawn in lattice coordinates (radius ``radius_fracs`` of a pitch) and
+    carried through ``hom``, so perspective bends it as it bends the spots.
+
+    Parameters
+    ----------
+    grads : pair of (H, W) float32 arrays, the image's x and y gradients
+    hom : (3, 3) float64 array, lattice coordinates -> image pixels
+    cfg : BoardConfig
+        ``radius_fracs`` (spot radii tried, in pitches) and ``ring_samples`` (points per circle).
+
+    Returns
+    -------
+    (9, 9) float64 array, ``[row + 2, col + 2]``: at each place, the strongest over the radii of
+    the mean (|radial| - |tangential|) gradient round the circle.
+    """
+    gx, gy = grads
+    h, w = gx.shape
+    n = cfg.ring_samples
+    ang = np.linspace(0.0, 2.0 * math.pi, n, endpoint=False)
+    cs, sn = np.cos(ang), np.sin(ang)
+    idx = np.arange(-2, 7, dtype=np.float64)
+    ju, iu = np.meshgrid(idx, idx, indexing="ij")  # rows (j), columns (i)
+    centre = np.stack([iu, ju], axis=-1).reshape(-1, 1, 2)  # (81, 1, 2) lattice (x, y)
+    best = np.full(81, -np.inf)
+    mid = cv2.perspectiveTransform(centre.reshape(-1, 1, 2), hom).reshape(81, 1, 2)
+    for f in cfg.radius_fracs:
+        ring = centre + f * np.stack([cs, sn], axis=-1)[None]  # (81, n, 2)
+        xy = cv2.perspectiveTransform(ring.reshape(-1, 1, 2), hom).reshape(81, n, 2)
+        rad = xy - mid
+        rad /= np.linalg.norm(rad, axis=-1, keepdims=True) + 1e-9
+        xi = np.clip(np.round(xy[..., 0]).astype(np.int32), 0, w - 1)
+        yi = np.clip(np.round(xy[..., 1]).astype(np.int32), 0, h - 1)
+        vx, vy = gx[yi, xi], gy[yi, xi]
+        edge = np.abs(vx * rad[..., 0] + vy * rad[..., 1]) - np.abs(vy * rad[..., 0] - vx * rad[..., 1])
+        best = np.maximum(best, edge.mean(axis=1))
+    return best.reshape(9, 9)
+
+
+def _shift_order(grads: tuple[NDArray[np.float32], NDArray[np.float32]], hom: NDArray[np.float64],
+                 cfg: BoardConfig) -> list[tuple[int, int]]:
+    """The lattice's window and its eight neighbours one row/column off, best explaining first.
+
+    A window one column off the board leaves a column of the board's spots just outside it and
+    takes in a column of places with no spot: the window's mean circular edge less that of the
+    strongest row or column of places just outside it ranks the shifts.
+
+    Returns
+    -------
+    list of (di, dj), lattice column and row offsets in -1..1
+    """
+    ring = _ring_map(grads, hom, cfg)  # [row + 2, col + 2]
+    scored = []
+    for di, dj in itertools.product((-1, 0, 1), repeat=2):
+        r0, c0 = dj + 2, di + 2
+        inside = float(ring[r0:r0 + 5, c0:c0 + 5].mean())
+        outside = max(float(ring[r0 - 1, c0:c0 + 5].mean()), float(ring[r0 + 5, c0:c0 + 5].mean()),
+                      float(ring[r0:r0 + 5, c0 - 1].mean()), float(ring[r0:r0 + 5, c0 + 5].mean()))
+        scored.append((inside - outside, abs(di) + abs(dj), di, dj))
+    scored.sort(key=lambda t: (-t[0], t[1]))
+    return [(di, dj) for _, _, di, dj in scored]
+
+
 def find_lattice_candidates(image: NDArray[np.uint8], cfg: BoardConfig) -> list[NDArray[np.float64]]:
     """Board quadrilaterals from 5x5 lattices of round blobs (tokens and empty spots), best first.
 
@@ -389,8 +455,8 @@ def find_lattice_candidates(image: NDArray[np.uint8], cfg: BoardConfig) -> list[
     grads = cv2.Sobel(gray, cv2.CV_32F, 1, 0, ksize=3), cv2.Sobel(gray, cv2.CV_32F, 0, 1, ksize=3)
     for _, hom in lattices:
         # the window may be a row or column off (spots under a hand, blobs beside the board):
-        # its eight neighbours are candidates too, and the grid screen tells
-        for di, dj in sorted(itertools.product((-1, 0, 1), repeat=2), key=lambda d: abs(d[0]) + abs(d[1])):
+        # its eight neighbours are candidates too, the one explaining the spots best first
+        for di, dj in _shift_order(grads, hom, cfg):
             moved = hom @ np.array([[1.0, 0.0, di], [0.0, 1.0, dj], [0.0, 0.0, 1.0]])
             e = _board_margin(grads, moved, cfg)
             a, b = -0.5 - e, 4.5 + e

@@ -175,3 +175,28 @@ def test_blobs_sit_on_discs_at_their_scale(rng: np.random.Generator) -> None:
         assert d[k] <= 1.5
         # a disc of radius r answers most at sigma r / sqrt(2)
         assert 8 / np.sqrt(2) / 1.5 <= sig[k] <= 8 / np.sqrt(2) * 1.5
+
+
+def _lattice_to_photo(corners: np.ndarray) -> np.ndarray:
+    """Lattice coordinates (the spots at 0..4) -> photo pixels, for the face warped onto ``corners``."""
+    face_square = np.float32([[0, 0], [FACE, 0], [FACE, FACE], [0, FACE]])
+    to_photo = cv2.getPerspectiveTransform(face_square, corners.astype(np.float32)).astype(np.float64)
+    to_face = np.array([[PITCH, 0.0, 40 + PITCH / 2], [0.0, PITCH, 40 + PITCH / 2], [0.0, 0.0, 1.0]])
+    return to_photo @ to_face
+
+
+@pytest.mark.parametrize("off", [(1, 0), (0, -1), (-1, 1)])
+def test_a_lattice_off_the_board_is_ranked_after_the_board(rng: np.random.Generator,
+                                                            off: tuple[int, int]) -> None:
+    from vision.board.lattice import _shift_order
+
+    image = _photo(rng, TRUE, table_grey=150)
+    gray = cv2.GaussianBlur(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32), (0, 0), 1.0)
+    grads = cv2.Sobel(gray, cv2.CV_32F, 1, 0, ksize=3), cv2.Sobel(gray, cv2.CV_32F, 0, 1, ksize=3)
+    hom = _lattice_to_photo(TRUE)
+    # the window found one row or column off: shifting it back by -off puts it on the board
+    moved = hom @ np.array([[1.0, 0.0, off[0]], [0.0, 1.0, off[1]], [0.0, 0.0, 1.0]])
+    order = _shift_order(grads, moved, default_config())
+    assert sorted(order) == sorted((di, dj) for di in (-1, 0, 1) for dj in (-1, 0, 1))
+    assert order[0] == (-off[0], -off[1])
+    assert _shift_order(grads, hom, default_config())[0] == (0, 0)
