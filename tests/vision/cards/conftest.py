@@ -16,6 +16,7 @@ from numpy.typing import NDArray
 from vision.cards.catalog import CatalogCard
 from vision.cards.grid import Grid
 from vision.cards.identify import Observation
+from vision.cards.marks import CellInk, default_config
 
 PX_PER_MM = 5.0
 CARD_MM = (63.0, 88.0)
@@ -223,3 +224,51 @@ def clean_observation(grid: NDArray[np.str_], scores: dict[str, float],
     likeness = dict.fromkeys(("grey", "purple", "orange", "green"), 0.0)
     likeness.update(scores)
     return Observation(presence, symbols, likeness)
+
+
+def lattice(img: NDArray[np.uint8], x0: float, y0: float, cell: float, n: int) -> None:
+    """Draw an ``n`` x ``n`` grid of light cells with dark outlines on ``img`` in place, top-left at
+    ``(x0, y0)``, cells of ``cell`` px (the proposal tests)."""
+    x1, y1 = round(x0 + n * cell), round(y0 + n * cell)
+    cv2.rectangle(img, (round(x0), round(y0)), (x1, y1), (215, 225, 230), -1)
+    for k in range(n + 1):
+        cv2.line(img, (round(x0 + k * cell), round(y0)), (round(x0 + k * cell), y1), (30, 30, 30), 2)
+        cv2.line(img, (round(x0), round(y0 + k * cell)), (x1, round(y0 + k * cell)), (30, 30, 30), 2)
+
+
+def x_mask(dx: int = 0, dy: int = 0, inset: int = 6, width: int = 2) -> NDArray[np.bool_]:
+    """A printed X as a cell's ink mask, its arms ``inset`` mask pixels in from the corners and
+    ``width`` px wide, moved by ``(dx, dy)``.
+
+    Returns
+    -------
+    ndarray, shape (mask_px, mask_px), bool
+    """
+    m = default_config().mask_px
+    img = np.zeros((m, m), np.uint8)
+    a, b = inset, m - 1 - inset
+    cv2.line(img, (a + dx, a + dy), (b + dx, b + dy), 1, width)
+    cv2.line(img, (b + dx, a + dy), (a + dx, b + dy), 1, width)
+    return img.astype(bool)
+
+
+def jittered_x_mask(rng: np.random.Generator, inset: int = 6) -> NDArray[np.bool_]:
+    """:func:`x_mask` moved by up to one pixel each way (grid jitter), ``(mask_px, mask_px)`` bool."""
+    dx, dy = (int(v) for v in rng.integers(-1, 2, size=2))
+    return x_mask(dx, dy, inset)
+
+
+def masks_ink(masks: list[NDArray[np.bool_]]) -> CellInk:
+    """The cell ink of one row of cells given only by their ink masks (every other feature 0).
+
+    Parameters
+    ----------
+    masks : list of ndarray, each shape (mask_px, mask_px), bool
+
+    Returns
+    -------
+    CellInk
+        Features of shape ``(1, len(masks))``; masks ``(1, len(masks), mask_px, mask_px)``.
+    """
+    z = np.zeros((1, len(masks)))
+    return CellInk(z, z, z, z, z, z, z, z, np.stack(masks)[None])

@@ -9,16 +9,9 @@ import numpy as np
 
 from vision.cards import detect as detect_mod
 
+from .conftest import lattice
+
 TABLE = (120, 125, 130)
-
-
-def _grid(img: np.ndarray, x0: float, y0: float, cell: float, n: int) -> None:
-    """An n x n grid of light cells with dark outlines, top-left at (x0, y0)."""
-    x1, y1 = round(x0 + n * cell), round(y0 + n * cell)
-    cv2.rectangle(img, (round(x0), round(y0)), (x1, y1), (215, 225, 230), -1)
-    for k in range(n + 1):
-        cv2.line(img, (round(x0 + k * cell), round(y0)), (round(x0 + k * cell), y1), (30, 30, 30), 2)
-        cv2.line(img, (round(x0), round(y0 + k * cell)), (x1, round(y0 + k * cell)), (30, 30, 30), 2)
 
 
 def _card(x0: float, y0: float, ppm: float) -> np.ndarray:
@@ -36,9 +29,9 @@ def _scene(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
     for x0, y0, ppm in ((40, 40, 2.4), (260, 40, 2.4), (560, 300, 1.4)):
         q = _card(x0, y0, ppm)
         cv2.fillPoly(img, [np.round(q).astype(np.int32)], (160, 90, 40))
-        _grid(img, x0 + 16 * ppm, y0 + 30 * ppm, 10 * ppm, 3)
+        lattice(img, x0 + 16 * ppm, y0 + 30 * ppm, 10 * ppm, 3)
     b = _card(700, 300, 1.4)
-    _grid(img, 700 + 16 * 1.4, 300 + 30 * 1.4, 10 * 1.4, 3)
+    lattice(img, 700 + 16 * 1.4, 300 + 30 * 1.4, 10 * 1.4, 3)
     for i in (0, 1):  # the left and top sides: thin dark edges
         cv2.line(img, tuple(int(v) for v in b[i - 1]), tuple(int(v) for v in b[i]), (70, 70, 70), 1)
     cv2.line(img, (690, int(b[2, 1])), (880, int(b[2, 1])), (70, 70, 70), 1)  # the table's line

@@ -10,17 +10,10 @@ from vision.cards import detect as detect_mod
 from vision.cards import grid as grid_mod
 from vision.cards.read import CardsConfig, read
 
+from .conftest import lattice
+
 PX_MM = 2.0  # photo pixels per mm
 TABLE = (120, 125, 130)
-
-
-def _grid(img: np.ndarray, x0: float, y0: float, cell: float, n: int) -> None:
-    """An n x n grid of light cells with dark outlines, top-left at (x0, y0)."""
-    x1, y1 = round(x0 + n * cell), round(y0 + n * cell)
-    cv2.rectangle(img, (round(x0), round(y0)), (x1, y1), (215, 225, 230), -1)
-    for k in range(n + 1):
-        cv2.line(img, (round(x0 + k * cell), round(y0)), (round(x0 + k * cell), y1), (30, 30, 30), 2)
-        cv2.line(img, (round(x0), round(y0 + k * cell)), (x1, round(y0 + k * cell)), (30, 30, 30), 2)
 
 
 def _scene(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -31,9 +24,9 @@ def _scene(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, np.ndarray
     w, h = 63 * PX_MM, 88 * PX_MM
     a = np.array([[60, 120], [60 + w, 120], [60 + w, 120 + h], [60, 120 + h]])
     cv2.fillPoly(img, [a.astype(np.int32)], (160, 90, 40))
-    _grid(img, 60 + 16 * PX_MM, 120 + 30 * PX_MM, 10 * PX_MM, 3)
+    lattice(img, 60 + 16 * PX_MM, 120 + 30 * PX_MM, 10 * PX_MM, 3)
     b = np.array([[380, 120], [380 + w, 120], [380 + w, 120 + h], [380, 120 + h]])
-    _grid(img, 380 + 16 * PX_MM, 120 + 30 * PX_MM, 10 * PX_MM, 3)
+    lattice(img, 380 + 16 * PX_MM, 120 + 30 * PX_MM, 10 * PX_MM, 3)
     for i in (0, 1):  # the left and top sides: thin dark edges
         cv2.line(img, tuple(int(v) for v in b[i - 1]), tuple(int(v) for v in b[i]), (70, 70, 70), 1)
     cv2.line(img, (250, int(b[2, 1])), (600, int(b[2, 1])), (70, 70, 70), 1)  # the table's line
@@ -75,7 +68,7 @@ def _face_with(texture: bool, rng: np.random.Generator) -> np.ndarray:
         for x in range(0, w, round(12 * ppm)):
             cv2.line(face, (x, 0), (x, h - 1), (40, 70, 40), 2)
     else:
-        _grid(face, 16 * ppm, 30 * ppm, 12 * ppm, 3)
+        lattice(face, 16 * ppm, 30 * ppm, 12 * ppm, 3)
     return face
 
 

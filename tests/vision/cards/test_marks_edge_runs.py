@@ -10,28 +10,16 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.cards.marks import CellInk, default_config, pooled_residual, print_templates
+from vision.cards.marks import default_config, pooled_residual, print_templates
+
+from .conftest import jittered_x_mask, masks_ink
 
 S = default_config().mask_px
 
 
-def _printed_x(rng: np.random.Generator) -> np.ndarray:
-    """A printed X as a cell's ink mask, shifted by up to one pixel (grid jitter)."""
-    img = np.zeros((S, S), np.uint8)
-    dx, dy = (int(v) for v in rng.integers(-1, 2, size=2))
-    cv2.line(img, (7 + dx, 7 + dy), (S - 8 + dx, S - 8 + dy), 1, 2)
-    cv2.line(img, (S - 8 + dx, 7 + dy), (7 + dx, S - 8 + dy), 1, 2)
-    return img.astype(bool)
-
-
-def _ink(masks: list[np.ndarray]) -> CellInk:
-    z = np.zeros((1, len(masks)))
-    return CellInk(z, z, z, z, z, z, z, z, np.stack(masks)[None])
-
-
 def _template(rng: np.random.Generator) -> np.ndarray:
-    masks = [_printed_x(rng) for _ in range(4)]
-    return print_templates([(_ink(masks), np.array([["X"] * 4]))])["X"]
+    masks = [jittered_x_mask(rng, inset=7) for _ in range(4)]
+    return print_templates([(masks_ink(masks), np.array([["X"] * 4]))])["X"]
 
 
 @pytest.mark.parametrize("sides", [("left",), ("top",), ("top", "bottom"), ("left", "top")])
@@ -39,7 +27,7 @@ def test_an_outline_along_the_sides_is_no_pen(rng: np.random.Generator, sides: t
     cfg = default_config()
     assert cfg.print_edge_px >= 1
     tpl = _template(rng)
-    cell = _printed_x(rng)
+    cell = jittered_x_mask(rng, inset=7)
     # the outline's dark line, print_edge_px deep, along most of the side's length
     gap = 2
     for side in sides:
@@ -49,7 +37,7 @@ def test_an_outline_along_the_sides_is_no_pen(rng: np.random.Generator, sides: t
                 "top": (slice(0, depth), slice(gap, S - gap)),
                 "bottom": (slice(S - depth, S), slice(gap, S - gap))}[side]
         cell[band] = True
-    ink = _ink([cell])
+    ink = masks_ink([cell])
     # the premise: compared as it is, the outline reads as pen beyond the print
     assert pooled_residual(ink, (0, 0), tpl, config=replace(cfg, print_edge_px=0)) >= cfg.pooled_hi
     assert pooled_residual(ink, (0, 0), tpl) < cfg.pooled_hi / 2
@@ -58,31 +46,31 @@ def test_an_outline_along_the_sides_is_no_pen(rng: np.random.Generator, sides: t
 def test_a_ring_on_the_outline_stays_a_mark(rng: np.random.Generator) -> None:
     cfg = default_config()
     tpl = _template(rng)
-    cell = _printed_x(rng)
+    cell = jittered_x_mask(rng, inset=7)
     img = cell.astype(np.uint8)
     cv2.rectangle(img, (0, 0), (S - 1, S - 1), 1, cfg.print_edge_px)  # ink along all four sides
-    ink = _ink([img.astype(bool)])
+    ink = masks_ink([img.astype(bool)])
     assert pooled_residual(ink, (0, 0), tpl) >= cfg.pooled_hi
 
 
 def test_a_stroke_beside_an_outline_run_stays_a_mark(rng: np.random.Generator) -> None:
     cfg = default_config()
     tpl = _template(rng)
-    img = _printed_x(rng).astype(np.uint8)
+    img = jittered_x_mask(rng, inset=7).astype(np.uint8)
     img[:, :cfg.print_edge_px] = 1  # the outline along the left side
     cv2.line(img, (5, S // 2 - 3), (S - 5, S // 2 + 3), 1, 3)  # a pen stroke across the cell
-    ink = _ink([img.astype(bool)])
+    ink = masks_ink([img.astype(bool)])
     assert pooled_residual(ink, (0, 0), tpl) >= cfg.pooled_hi
 
 
 def test_a_short_stroke_along_a_side_is_not_taken_for_the_outline(rng: np.random.Generator) -> None:
     cfg = default_config()
     tpl = _template(rng)
-    img = _printed_x(rng)
+    img = jittered_x_mask(rng, inset=7)
     # a stroke hugging the side over less than print_edge_run of its length
     n = int(S * cfg.print_edge_run) - 4
     img[0:cfg.print_edge_px + 1, 2:2 + n] = True
-    ink = _ink([img])
+    ink = masks_ink([img])
     expected = pooled_residual(ink, (0, 0), tpl, config=replace(cfg, print_edge_px=0))
     assert pooled_residual(ink, (0, 0), tpl) == pytest.approx(expected)
     assert expected > 0

@@ -9,9 +9,9 @@ from dataclasses import replace
 import cv2
 import numpy as np
 
-from vision.cards.marks import CellInk, cell_ink, default_config, pooled_residual, print_templates, read_marks
+from vision.cards.marks import cell_ink, default_config, pooled_residual, print_templates, read_marks
 
-from .conftest import row_face
+from .conftest import masks_ink, row_face, x_mask
 
 S = 48  # cell size in face pixels
 PEN = (60, 40, 40)
@@ -76,25 +76,12 @@ def test_a_faint_mark_in_the_middle_of_a_cell_stays_uncertain() -> None:
 M = default_config().mask_px
 
 
-def _x_mask(dx: int, dy: int) -> np.ndarray:
-    """A printed X as a cell's ink mask, moved by ``(dx, dy)`` mask pixels."""
-    img = np.zeros((M, M), np.uint8)
-    cv2.line(img, (6 + dx, 6 + dy), (M - 7 + dx, M - 7 + dy), 1, 3)
-    cv2.line(img, (M - 7 + dx, 6 + dy), (6 + dx, M - 7 + dy), 1, 3)
-    return img.astype(bool)
-
-
-def _ink(masks: list[np.ndarray]) -> CellInk:
-    z = np.zeros((1, len(masks)))
-    return CellInk(z, z, z, z, z, z, z, z, np.stack(masks)[None])
-
-
 def test_the_print_is_compared_with_each_cell_after_the_best_small_shift() -> None:
     cfg = default_config()
     assert cfg.print_shift_px >= 2
     # five cells of one class, their prints up to two mask pixels off each other
     shifts = [(0, 0), (2, 0), (-2, 1), (0, -2), (1, 2)]
-    ink = _ink([_x_mask(dx, dy) for dx, dy in shifts])
+    ink = masks_ink([x_mask(dx, dy, width=3) for dx, dy in shifts])
     printed = np.array([["X"] * len(shifts)])
     tpl = print_templates([(ink, printed)])
     fitted = [pooled_residual(ink, (0, c), tpl["X"]) for c in range(len(shifts))]
@@ -102,6 +89,6 @@ def test_the_print_is_compared_with_each_cell_after_the_best_small_shift() -> No
     assert max(fitted) < cfg.pooled_hi / 4
     assert max(fixed) > max(fitted)  # held in place, the print's edges would look like pen
     # a pen stroke beyond the print is still residual ink after the shift
-    pen = _x_mask(2, 0).astype(np.uint8)
+    pen = x_mask(2, 0, width=3).astype(np.uint8)
     cv2.line(pen, (4, M // 2), (M - 5, M // 2), 1, 3)
-    assert pooled_residual(_ink([pen.astype(bool)]), (0, 0), tpl["X"]) >= cfg.pooled_hi
+    assert pooled_residual(masks_ink([pen.astype(bool)]), (0, 0), tpl["X"]) >= cfg.pooled_hi

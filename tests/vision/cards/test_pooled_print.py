@@ -9,7 +9,6 @@ import numpy as np
 
 from vision.cards.grid import Grid
 from vision.cards.marks import (
-    CellInk,
     cell_ink,
     default_config,
     pooled_residual,
@@ -17,16 +16,9 @@ from vision.cards.marks import (
     read_marks,
 )
 
+from .conftest import jittered_x_mask, masks_ink
+
 S = default_config().mask_px
-
-
-def _printed_x(rng: np.random.Generator) -> np.ndarray:
-    """A printed X as a cell's ink mask, shifted by up to one pixel (grid jitter)."""
-    img = np.zeros((S, S), np.uint8)
-    dx, dy = (int(v) for v in rng.integers(-1, 2, size=2))
-    cv2.line(img, (6 + dx, 6 + dy), (S - 7 + dx, S - 7 + dy), 1, 2)
-    cv2.line(img, (S - 7 + dx, 6 + dy), (6 + dx, S - 7 + dy), 1, 2)
-    return img.astype(bool)
 
 
 def _with_stroke(mask: np.ndarray) -> np.ndarray:
@@ -35,19 +27,14 @@ def _with_stroke(mask: np.ndarray) -> np.ndarray:
     return img.astype(bool)
 
 
-def _ink(masks: list[np.ndarray]) -> CellInk:
-    z = np.zeros((1, len(masks)))
-    return CellInk(z, z, z, z, z, z, z, z, np.stack(masks)[None])
-
-
 def test_template_is_the_shared_print_and_a_stroke_is_residual(rng: np.random.Generator) -> None:
     cards = []
     for k in range(3):
         printed = np.array([["X", "X", "#", "C" if k else "#"]])
-        masks = [_printed_x(rng), _printed_x(rng), np.zeros((S, S), bool), _printed_x(rng)]
+        masks = [jittered_x_mask(rng), jittered_x_mask(rng), np.zeros((S, S), bool), jittered_x_mask(rng)]
         if k == 1:
             masks[0] = _with_stroke(masks[0])
-        cards.append((_ink(masks), printed))
+        cards.append((masks_ink(masks), printed))
     tpl = print_templates(cards)
     assert default_config().min_pool == 3
     assert set(tpl) == {"X"}  # two C cells are too few to learn from; plain cells print nothing
@@ -62,10 +49,10 @@ def test_template_is_the_shared_print_and_a_stroke_is_residual(rng: np.random.Ge
 def test_the_print_of_a_class_mostly_marked_alike_leaves_the_pen_out(rng: np.random.Generator) -> None:
     # five X cells, three of them ringed alike (a player marks the same way every time): the
     # ring is in most of the class's cells, yet it only adds ink to the print
-    masks = [_printed_x(rng) for _ in range(5)]
+    masks = [jittered_x_mask(rng) for _ in range(5)]
     for k in (1, 2, 4):
         masks[k] = _with_stroke(masks[k])
-    ink = _ink(masks)
+    ink = masks_ink(masks)
     printed = np.array([["X"] * 5])
     cfg = default_config()
     tpl = print_templates([(ink, printed)])
@@ -79,9 +66,9 @@ def test_the_print_of_a_class_mostly_marked_alike_leaves_the_pen_out(rng: np.ran
 
 def test_second_stage_marks_a_symbol_cell_the_first_missed(rng: np.random.Generator) -> None:
     printed = np.array([["X", "X", "X", "X"]])
-    masks = [_printed_x(rng) for _ in range(4)]
+    masks = [jittered_x_mask(rng) for _ in range(4)]
     masks[2] = _with_stroke(masks[2])
-    ink = _ink(masks)  # the first stage's features show nothing (a pen of the print's hue)
+    ink = masks_ink(masks)  # the first stage's features show nothing (a pen of the print's hue)
     grid = Grid(np.arange(5) * 40.0, np.array([0.0, 40.0]), np.ones((1, 4)), np.full(3, 200.0))
     face = np.zeros((40, 160, 3), np.uint8)
     tpl = print_templates([(ink, printed)])
