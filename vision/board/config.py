@@ -132,6 +132,7 @@ class BoardConfig:
     lattice_neighbours: int = 6
     lattice_pitch_sigma: tuple[float, ...] = (2.5, 5.0)
     lattice_hypotheses: int = 8
+    lattice_tries: int = 32
     lattice_rescue_quality: float = 0.6
     lattice_candidates: int = 10
     lattice_margin_trim: float = 0.05

@@ -277,8 +277,11 @@ def _hypotheses(pts: NDArray[np.float64], sig: NDArray[np.float64],
     # a spot's neighbours are blobs of about its own scale (not the emblem inside a token)
     alike = np.abs(np.log(sig[:, None] / sig[None])) < math.log(cfg.lattice_scale_ratio)
     d[~alike] = np.inf
-    nearest = np.argsort(d, axis=1)[:, : cfg.lattice_neighbours]
     lo, hi = cfg.lattice_pitch_sigma
+    # nor a blob nearer or farther than a pitch can be (texture beside a spot would crowd out
+    # its lattice neighbours)
+    d[(d < lo * sig[:, None]) | (d > hi * sig[:, None])] = np.inf
+    nearest = np.argsort(d, axis=1)[:, : cfg.lattice_neighbours]
     cos_max = math.cos(math.radians(90.0 - cfg.max_skew_deg))
     pairs = np.array(list(itertools.combinations(range(nearest.shape[1]), 2)))  # (P, 2)
     a = np.repeat(np.arange(n), len(pairs))
@@ -304,16 +307,36 @@ def _hypotheses(pts: NDArray[np.float64], sig: NDArray[np.float64],
     fit &= np.abs(uv).max(axis=2) <= 5
     votes = fit.sum(axis=1)
     out: list[tuple[int, NDArray[np.float64]]] = []
-    for m in np.argsort(-votes)[: cfg.lattice_hypotheses]:
-        if votes[m] < cfg.lattice_min_spots:
+    places: list[NDArray[np.float64]] = []
+    # many triples span the same lattice: the best few distinct lattices are kept (a periodic
+    # texture's one lattice would otherwise fill every place)
+    for m in np.argsort(-votes)[: cfg.lattice_tries]:
+        if votes[m] < cfg.lattice_min_spots or len(out) == cfg.lattice_hypotheses:
             break
         hom = np.array([[mats[m, 0, 0], mats[m, 0, 1], origin[m, 0]],
                         [mats[m, 1, 0], mats[m, 1, 1], origin[m, 1]], [0.0, 0.0, 1.0]])
         got = _lattice_fit(pts, hom, cfg)
-        if got is not None:
-            out.append(got)
+        if got is None:
+            continue
+        at = cv2.perspectiveTransform(_GRID.reshape(-1, 1, 2), got[1]).reshape(25, 2)
+        pitch = float(np.linalg.norm(at[1:] - at[:-1], axis=1)[np.arange(24) % 5 != 4].mean())
+        if any(_same_places(at, other, cfg.lattice_residual * pitch) for other in places):
+            continue
+        places.append(at)
+        out.append(got)
     out.sort(key=lambda t: -t[0])
     return out
+
+
+# the 25 lattice places, (25, 2) float64 lattice coordinates, row-major
+_GRID = np.array([[i, j] for j in range(5) for i in range(5)], np.float64)
+
+
+def _same_places(a: NDArray[np.float64], b: NDArray[np.float64], tol: float) -> bool:
+    """Whether two sets of 25 places, (25, 2) float64 pixels each, are the same lattice (each
+    place of ``a`` within ``tol`` pixels of one of ``b``, in whatever order or orientation)."""
+    d = np.linalg.norm(a[:, None] - b[None], axis=2)
+    return bool((d.min(axis=1) < tol).all())
 
 
 def _board_margin(grads: tuple[NDArray[np.float32], NDArray[np.float32]], hom: NDArray[np.float64],

@@ -200,3 +200,32 @@ def test_a_lattice_off_the_board_is_ranked_after_the_board(rng: np.random.Genera
     assert sorted(order) == sorted((di, dj) for di in (-1, 0, 1) for dj in (-1, 0, 1))
     assert order[0] == (-off[0], -off[1])
     assert _shift_order(grads, hom, default_config())[0] == (0, 0)
+
+
+def test_hypotheses_are_distinct_lattices(rng: np.random.Generator) -> None:
+    from vision.board.lattice import _GRID, _blobs, _hypotheses, _same_places
+
+    cfg = default_config()
+    image = _photo(rng, SMALL, table_grey=150)
+    pts, sig = _blobs(image, cfg)
+    hyps = _hypotheses(pts, sig, cfg)
+    assert hyps
+    places = [cv2.perspectiveTransform(_GRID.reshape(-1, 1, 2), h).reshape(25, 2) for _, h in hyps]
+    pitch = float(np.linalg.norm(SMALL[1] - SMALL[0])) / FACE * PITCH
+    # many triples of blobs span the board's lattice: it is offered once
+    for i, a in enumerate(places):
+        for b in places[i + 1:]:
+            assert not _same_places(a, b, cfg.lattice_residual * pitch)
+    truth = cv2.perspectiveTransform(
+        (np.array([[40 + (x + 0.5) * PITCH, 40 + (y + 0.5) * PITCH] for x, y in _GRID])).reshape(-1, 1, 2),
+        cv2.getPerspectiveTransform(np.float32([[0, 0], [FACE, 0], [FACE, FACE], [0, FACE]]),
+                                    SMALL.astype(np.float32))).reshape(25, 2)
+    assert sum(_same_places(p, truth, 0.2 * pitch) for p in places) == 1
+
+
+def test_same_places_ignores_order_and_tells_a_shift() -> None:
+    from vision.board.lattice import _GRID, _same_places
+
+    a = _GRID * 30.0 + 100.0
+    assert _same_places(a, a[::-1].copy(), 3.0)
+    assert not _same_places(a, a + np.array([30.0, 0.0]), 3.0)
