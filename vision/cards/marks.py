@@ -40,6 +40,7 @@ class MarksConfig:
     ink_dist: float
     paper_share: float
     min_shade: float
+    fill_percentile: float
     corner_frac: float
     sector_on: float
     linked_corners: float
@@ -418,24 +419,25 @@ def _ink_map(lab: NDArray[np.float32], paper: NDArray[np.float32], cells: list[_
     """``(H, W)`` bool: ink over each cell's whole box, against the cells' fill.
 
     Shade (uneven light, a shadow) darkens a whole cell: the fill's lightness follows the
-    lightest part of the cell's inside, within ``min_shade``. The fill's colour (a, b) is the
-    median over the cells (those within ``min_shade`` of the paper) of each cell's own fill colour,
-    the mean of its inside's lightest tenth: a colour cast tints the cells unequally and a glare
-    may hold the card's lightest pixels, so ``paper`` may be a glare's colour. A cell at least as
-    light as ``paper`` keeps its own fill colour (a glare adds light and washes the colour out;
-    pen only darkens a cell). Each cell's fill is painted over its box, and the whole window is
-    compared with the fill at once.
+    lightest part of the cell's inside (the ``fill_percentile`` percentile of its lightness), within
+    ``min_shade``. The fill's colour (a, b) is the median over the cells (those within
+    ``min_shade`` of the paper) of each cell's own fill colour, the mean of its inside's pixels at
+    least that light: a colour cast tints the cells unequally and a glare may hold the card's
+    lightest pixels, so ``paper`` may be a glare's colour. A cell at least as light as ``paper``
+    keeps its own fill colour (a glare adds light and washes the colour out; pen only darkens a
+    cell). Each cell's fill is painted over its box, and the whole window is compared with the
+    fill at once.
     """
     used = [cell for cell in cells if lab[cell.box].size and lab[cell.inner].size]
     fill = np.zeros((len(used), 3))
-    # the 90th percentile of the inside's lightness, for the cells of each inside size at once;
-    # the fill's colour is the mean colour of the inside's pixels at least that light
+    # the fill_percentile percentile of the inside's lightness, for the cells of each inside size
+    # at once; the fill's colour is the mean colour of the inside's pixels at least that light
     by_shape: dict[tuple[int, ...], list[int]] = {}
     for n, cell in enumerate(used):
         by_shape.setdefault(lab[cell.inner].shape, []).append(n)
     for idx in by_shape.values():
         px = np.stack([lab[used[n].inner].reshape(-1, 3) for n in idx])
-        fill[idx, 0] = linear_percentile(px[:, :, 0], 90, axis=1)
+        fill[idx, 0] = linear_percentile(px[:, :, 0], cfg.fill_percentile, axis=1)
         top = (px[:, :, 0] >= fill[idx, 0][:, None]).astype(np.float32)
         fill[idx, 1:] = np.einsum("kn,knc->kc", top, px[:, :, 1:]) / top.sum(axis=1)[:, None]
     # outside the cells' boxes the fill is never compared (those pixels are no ink)
