@@ -26,6 +26,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from vision.cards import rectify as rectify_mod
 from vision.config import load_config
 
 
@@ -483,7 +484,7 @@ def detect(image: NDArray[np.uint8], config: DetectConfig | None = None) -> Dete
     full_all = [c for cands in per_pass + weak_pass for c in cands if not c[1]]
     med = float(np.median([c[2] for c in full_all])) if full_all else 0.0
     kept: list[tuple[NDArray[np.float64], bool, float]] = []
-    short = float(np.sqrt(med * 63.0 / 88.0))  # a card's short side in pixels
+    short = _card_sides(med)[0]
     # earlier (finer) passes win; later ones add what they missed; quads with a side along no
     # edge come next: they only fill places where no well-outlined quad was found; squat quads
     # come last and only fill places nothing else took (they take no outer place either: a
@@ -526,6 +527,13 @@ def _segments(edges: NDArray[np.uint8], min_len: float) -> NDArray[np.float64]:
         ends = np.concatenate([poly, np.roll(poly, -1, axis=0)], axis=1)
         out.append(ends[np.hypot(ends[:, 2] - ends[:, 0], ends[:, 3] - ends[:, 1]) >= min_len])
     return np.concatenate(out) if out else np.zeros((0, 4))
+
+
+def _card_sides(area: float) -> tuple[float, float]:
+    """The short and the long side, in pixels, of a card of the catalog's proportions
+    (``rectify.card_mm``) whose area is ``area`` square pixels."""
+    short_mm, long_mm = rectify_mod.default_config().card_mm
+    return float(np.sqrt(area * short_mm / long_mm)), float(np.sqrt(area * long_mm / short_mm))
 
 
 def propose(image: NDArray[np.uint8], found: tuple[CardQuad, ...],
@@ -583,7 +591,7 @@ def propose(image: NDArray[np.uint8], found: tuple[CardQuad, ...],
     edges = _edges(canny, int(dilate))
     sh, sw = edges.shape
     med = float(np.median([q.area for q in full])) * f * f
-    short, long_ = np.sqrt(med * 63.0 / 88.0), np.sqrt(med * 88.0 / 63.0)
+    short, long_ = _card_sides(med)
     # a tilted view shows far cards smaller: a corner is also completed to its nearest card's size
     centres = np.array([(q.corners.mean(axis=0) + 0.5) * f - 0.5 for q in full])
     areas = np.array([q.area for q in full]) * f * f
@@ -631,7 +639,7 @@ def propose(image: NDArray[np.uint8], found: tuple[CardQuad, ...],
         local = float(areas[np.argmin(np.hypot(*(centres - p).T))])
         sizes = [(short, long_)]
         if not np.isclose(local, med):
-            sizes.append((np.sqrt(local * 63.0 / 88.0), np.sqrt(local * 88.0 / 63.0)))
+            sizes.append(_card_sides(local))
         for (ui, li), (uj, lj), (s_short, s_long) in itertools.product(legs[0], legs[1], sizes):
             # the longer leg runs along the card's long side
             si, sj = (s_long, s_short) if li / s_long >= lj / s_short else (s_short, s_long)
