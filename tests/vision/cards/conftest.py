@@ -26,13 +26,18 @@ FRAME_BGR = {"purple": (140, 50, 120), "orange": (40, 130, 235), "green": (70, 1
 
 @dataclass(frozen=True)
 class Face:
+    """A drawn face: ``image`` ``(440, 315, 3)`` uint8 BGR, the grid as printed on it and the marked
+    cells."""
+
     image: NDArray[np.uint8]
     printed: NDArray[np.str_]          # the grid as printed (catalog turned by rotation)
     marked: frozenset[tuple[int, int]]  # cells marked, printed frame
 
 
 def _pen(img: NDArray[np.uint8], x0: float, y0: float, s: float, colour: tuple[int, int, int],
-         kind: str, rng: np.random.Generator) -> None:
+         kind: str) -> None:
+    """Draw a pen mark of ``kind`` (``cross``, ``slash`` or else hatching) over the cell of side ``s``
+    px at ``(x0, y0)`` on ``img`` in place."""
     t = max(2, int(s * 0.09))
     o = s * 0.05
     if kind == "cross":
@@ -89,7 +94,7 @@ def draw_face(card: CatalogCard, rotation: int, marked: frozenset[tuple[int, int
     for r, c in sorted(marked):
         colour = [(20, 20, 20), (160, 60, 20), (20, 20, 180), (40, 120, 30)][int(rng.integers(4))]
         kind = ["cross", "slash", "hatch"][int(rng.integers(3))]
-        _pen(img, gx + c * s, gy + r * s, s, colour, kind, rng)
+        _pen(img, gx + c * s, gy + r * s, s, colour, kind)
     cv2.putText(img, str(card.points), (round(1.5 * PX_PER_MM), round(11 * PX_PER_MM)),
                 cv2.FONT_HERSHEY_DUPLEX, 1.6, (250, 250, 250), 4, cv2.LINE_AA)
     if card.badge is not None:
@@ -102,6 +107,7 @@ def draw_face(card: CatalogCard, rotation: int, marked: frozenset[tuple[int, int
 
 @pytest.fixture
 def face_maker() -> Callable[..., Face]:
+    """:func:`draw_face`, for tests that draw their own faces."""
     return draw_face
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
+import pytest
 
 from vision.cards import detect as detect_mod
 from vision.cards import grid as grid_mod
@@ -94,7 +95,7 @@ def test_reader_keeps_the_proposed_card_in_place_of_the_borrowed_quad() -> None:
     assert any(_near(np.array(r.corners), b, 6.0) for r in found)
 
 
-def test_sides_of_a_borrowed_quad_seed_the_corner(monkeypatch) -> None:
+def test_sides_of_a_borrowed_quad_seed_the_corner(monkeypatch: pytest.MonkeyPatch) -> None:
     img, _, b = _scene(np.random.default_rng(11))
     trusted = tuple(q for q in detect_mod.detect(img) if detect_mod.plausible(q))
     # the card's top and left sides with the table's line as its bottom: a side is borrowed

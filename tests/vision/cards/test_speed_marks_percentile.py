@@ -9,7 +9,8 @@ import pytest
 from vision.cards.marks import default_config, linear_percentile, partition_median
 
 # the readers' own percentiles, and ones that put the virtual index on and near whole places
-QS = [0, 100, 90, 97.0, 65.0, 50, 33.3, 12.5, 99.9, 0.1, 75, 100.0 * (1.0 - default_config().paper_share)]
+QS = [0, 100, 90, 97.0, 65.0, 50, 33.3, 12.5, 99.9, 0.1, 75, 100.0 * (1.0 - default_config().paper_share),
+      default_config().fill_percentile]
 
 
 def _samples(rng: np.random.Generator, n: int) -> list[np.ndarray]:
@@ -30,9 +31,10 @@ def test_one_axis_is_numpy_percentile(rng: np.random.Generator, n: int) -> None:
 
 @pytest.mark.parametrize("n", [1, 2, 9, 64, 300])
 def test_along_rows_is_numpy_percentile(rng: np.random.Generator, n: int) -> None:
-    """The fill's lightness: the 90th percentile of each cell's inside, cells stacked in rows."""
+    """The fill's lightness: the ``fill_percentile`` percentile of each cell's inside, cells stacked
+    in rows."""
     rows = rng.integers(0, 256, (5, n)).astype(np.float32)
-    for q in (90, 50, 97.0, 0, 100):
+    for q in (default_config().fill_percentile, 90, 50, 97.0, 0, 100):
         want = np.percentile(rows, q, axis=1)
         got = linear_percentile(rows, q, axis=1)
         assert got.dtype == want.dtype
