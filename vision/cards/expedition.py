@@ -113,10 +113,21 @@ def squares(face: NDArray[np.uint8], px_per_mm: float,
 
 
 def blurred_part(face: NDArray[np.uint8], rows: range, cols: range) -> NDArray[np.uint8]:
-    """``cv2.GaussianBlur(face, (0, 0), 1.0)[rows, cols]`` for 8-bit ``face`` ``(H, W, C)`` and
-    steps of 1, blurring only that part and the few pixels around it the blur reaches (sigma 1
-    spans 3 pixels each side in 8 bits; 4 are taken), or the face's own edges where they lie that
-    close: each pixel comes out as in the whole face's blur."""
+    """``cv2.GaussianBlur(face, (0, 0), 1.0)[rows, cols]``, blurring only that part and the few
+    pixels around it the blur reaches (sigma 1 spans 3 pixels each side in 8 bits; 4 are taken),
+    or the face's own edges where they lie that close: each pixel comes out as in the whole face's
+    blur.
+
+    Parameters
+    ----------
+    face : (H, W, C) uint8 array
+    rows, cols : range
+        The part, steps of 1 within the face.
+
+    Returns
+    -------
+    (len(rows), len(cols), C) uint8 array
+    """
     reach = 4
     h, w = face.shape[:2]
     y0, x0 = max(0, rows.start - reach), max(0, cols.start - reach)

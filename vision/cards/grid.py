@@ -126,7 +126,7 @@ class FaceLines:
     hsum: NDArray[np.float64]
     vsum: NDArray[np.float64]
     face: NDArray[np.uint8]
-    kernel_px: float = 7.0
+    kernel_px: float
 
     @property
     def lab(self) -> NDArray[np.uint8]:
