@@ -39,6 +39,7 @@ class MarksConfig:
     centre_radius: float
     ink_dist: float
     paper_share: float
+    fill_patch: float
     min_shade: float
     fill_percentile: float
     corner_frac: float
@@ -56,6 +57,7 @@ class MarksConfig:
     symbol_hues: Mapping[str, tuple[tuple[float, float], ...]]
     residual_cap_centre: float
     mask_px: int
+    mask_on: float
     print_share: float
     print_cells: float
     print_grow_px: int
@@ -64,6 +66,7 @@ class MarksConfig:
     spill_arc: float
     typical_quantile: float
     symbol_ring_allowance: float
+    stroke_home: float
     own_share: float
     ring_res_hi: float
     loop_corners: float
@@ -204,7 +207,7 @@ def cell_ink(face: NDArray[np.uint8], grid: Grid, printed: NDArray[np.str_],
         out[9][at] = np.hypot(weight @ z.u.ravel(), weight @ z.v.ravel()) / amount
         for n, rc in enumerate(keys):
             masks[rc] = cv2.resize(patch[n].astype(np.float32), (cfg.mask_px, cfg.mask_px),
-                                   interpolation=cv2.INTER_AREA) >= 0.25
+                                   interpolation=cv2.INTER_AREA) >= cfg.mask_on
     return CellInk(*out[:8], masks, out[8], out[9])
 
 
@@ -305,7 +308,7 @@ def _cell_geometry(grid: Grid, printed: NDArray[np.str_], size: tuple[int, int],
             continue
         x0, y0, x1, y1 = grid.cell_box(r, c)
         cw, ch = x1 - x0, y1 - y0
-        q = 0.12 * cw
+        q = cfg.fill_patch * cw
         spans = [(_span(max(0, round(y0)), min(h, round(y1)), h),
                   _span(max(0, round(x0)), min(w, round(x1)), w)),
                  (_span(max(0, round(y0 + m * ch)), round(y1 - m * ch), h),
@@ -471,8 +474,8 @@ def _foreign_ink(ink_map: NDArray[np.bool_], grid: Grid, cells: list[_Cell], ori
 
     A stroke overshooting its cell crosses the outline into a neighbour. The cells' ink is
     joined across the outlines (bridged over the ``inner_frac`` band where the outline lies) into
-    strokes; a stroke belongs to the cell holding its centre of mass, and holds at least half of
-    its ink there. In another cell its ink is foreign unless that cell holds at least
+    strokes; a stroke belongs to the cell holding its centre of mass when it holds at least
+    ``stroke_home`` of its ink there. In another cell its ink is foreign unless that cell holds at least
     ``own_share`` of it.
     """
     h, w = ink_map.shape
@@ -510,7 +513,7 @@ def _foreign_ink(ink_map: NDArray[np.bool_], grid: Grid, cells: list[_Cell], ori
     share = counts / np.maximum(total, 1.0)[:, None]
     # a stroke lies mostly in its own cell; ink joined over many cells (strokes touching the
     # lattice or each other) is nobody's stroke and stays where it is
-    stroke = share[np.arange(n), home] >= 0.5
+    stroke = share[np.arange(n), home] >= cfg.stroke_home
     small = np.less(share.T, cfg.own_share)  # (cells, strokes)
     alien = stroke[None, :] & (home[None, :] != np.arange(rows * cols)[:, None]) & small
     alien[:, 0] = False
