@@ -28,18 +28,24 @@ from vision.types import Cell, ExpeditionReading, Quad
 @dataclass(frozen=True)
 class ExpeditionConfig:
     square_mm: tuple[float, float]
+    square_area: tuple[float, float]
+    square_apart: float
     aspect_tol: float
     min_fill: float
     canny: tuple[float, float]
     lattice_tol: float
+    side_tol: float
+    min_pitch: float
     max_pitch: float
     min_squares: int
     max_squares: int
     detect_passes: tuple[tuple[float, float, float, float, int], ...]
     region_margin_mm: float
     region_contrast: float
+    region_sample: float
     region_misfit: float
     region_confidence: float
+    map_presence: float
 
 
 @cache
@@ -100,13 +106,13 @@ def squares(face: NDArray[np.uint8], px_per_mm: float,
     found: list[tuple[float, float, float]] = []
     for cnt in contours:
         area = cv2.contourArea(cnt)
-        if area < lo * lo * 0.8 or area > hi * hi * 1.2:
+        if area < lo * lo * cfg.square_area[0] or area > hi * hi * cfg.square_area[1]:
             continue
         (cx, cy), (w, h), _ = cv2.minAreaRect(cnt)
         if w <= 0 or h <= 0 or abs(w / h - 1.0) > cfg.aspect_tol or area / (w * h) < cfg.min_fill:
             continue
         side = float(np.sqrt(area))
-        if any(np.hypot(cx - x, cy - y) < 0.4 * side for x, y, _ in found):
+        if any(np.hypot(cx - x, cy - y) < cfg.square_apart * side for x, y, _ in found):
             continue
         found.append((float(cx), float(cy), side))
     return found
@@ -202,7 +208,7 @@ def region_squares(face: NDArray[np.uint8], px_per_mm: float, config: Expedition
     best: tuple[float, list[tuple[float, float, float]]] | None = None
     for cnt in contours:
         area = float(cv2.contourArea(cnt))
-        if not 2 * lo * lo * 0.8 <= area <= 6 * hi * hi:
+        if not 2 * lo * lo * cfg.square_area[0] <= area <= 6 * hi * hi:
             continue
         rect = cv2.minAreaRect(cnt)
         cx, cy = rect[0]
@@ -220,7 +226,7 @@ def region_squares(face: NDArray[np.uint8], px_per_mm: float, config: Expedition
             for i in range(a):
                 for j in range(b):
                     p = np.array([cx, cy]) + (i - (a - 1) / 2) * side * u1 + (j - (b - 1) / 2) * side * u2
-                    r = max(1, round(0.3 * side))
+                    r = max(1, round(cfg.region_sample * side))
                     x, y = round(p[0]), round(p[1])
                     patch = mask[max(0, y - r):y + r + 1, max(0, x - r):x + r + 1]
                     if patch.size and float(patch.mean()) > 127:
@@ -258,12 +264,12 @@ def pattern(found: list[tuple[float, float, float]], config: ExpeditionConfig | 
         return None
     d = np.linalg.norm(pts[:, None] - pts[None], axis=2) + np.eye(len(pts)) * 1e9
     step = float(np.median(d.min(axis=1)))  # centre to centre: a square plus its outline
-    if not side * 0.9 <= step <= side * cfg.max_pitch:
+    if not side * cfg.min_pitch <= step <= side * cfg.max_pitch:
         return None
     x0, y0 = pts[0]
     cells: set[Cell] = set()
     for (x, y), (_, _, s) in zip(pts, found, strict=True):
-        if abs(s - side) > 0.25 * side:
+        if abs(s - side) > cfg.side_tol * side:
             return None
         u, v = (x - x0) / step, (y - y0) / step
         ru, rv = round(u), round(v)
@@ -345,7 +351,7 @@ def read_expedition(image: NDArray[np.uint8], config: ExpeditionConfig | None = 
         if best is not None and not rank > (best.confidence, len(best.cells)):
             continue  # no better than the best reading: its face's grid would change nothing
         grid = grid_mod.locate_grid(face, ppm)
-        if grid is not None and int((grid.presence > 0.5).sum()) > 2 * cfg.max_squares:
+        if grid is not None and int((grid.presence > cfg.map_presence).sum()) > 2 * cfg.max_squares:
             continue  # a map card with few clean cells
         best = reading
     return best
