@@ -39,6 +39,10 @@ class DetectConfig:
     aspect_range: tuple[float, float]
     min_fill: float
     min_solidity: float
+    min_contour_px: int
+    refine_span: tuple[float, float]
+    refine_band: tuple[float, float]
+    refine_jump: float
     thin_chain: float
     min_partial_fill: float
     min_partial_thickness: float
@@ -48,6 +52,9 @@ class DetectConfig:
     inner_share: float
     pair_area: float
     card_area_tol: float
+    held_area: tuple[float, float]
+    held_inside: float
+    held_apart: float
     side_support: float
     support_span: float
     support_samples: int
@@ -118,8 +125,25 @@ def plausible(quad: CardQuad, config: DetectConfig | None = None) -> bool:
     return bool(ratio <= cfg.max_side_ratio)
 
 
-def _refine(contour: NDArray[np.float64], quad: NDArray[np.float64]) -> NDArray[np.float64]:
-    """Fit a line to the contour points of each side (middle part) and intersect them."""
+def _refine(contour: NDArray[np.float64], quad: NDArray[np.float64],
+            cfg: DetectConfig) -> NDArray[np.float64]:
+    """Fit a line to the contour points of each side (middle part) and intersect them.
+
+    Parameters
+    ----------
+    contour : (n, 2) float64 array
+        The outline's points, pixels.
+    quad : (4, 2) float64 array
+        Its approximating quadrilateral, clockwise.
+    cfg : DetectConfig
+        ``refine_span``, ``refine_band`` and ``refine_jump`` (see cards.json).
+
+    Returns
+    -------
+    (4, 2) float64 array
+        The refined corners, or ``quad`` itself when a side has too few points or a corner moves
+        too far.
+    """
     pts = contour.reshape(-1, 2)
     lines = []
     for i in range(4):
@@ -132,7 +156,8 @@ def _refine(contour: NDArray[np.float64], quad: NDArray[np.float64]) -> NDArray[
         rel = pts - a
         t = (rel @ d) / (length * length)
         dist = np.abs(rel @ n)
-        sel = pts[(t > 0.15) & (t < 0.85) & (dist < max(2.0, 0.03 * length))]
+        sel = pts[(t > cfg.refine_span[0]) & (t < cfg.refine_span[1])
+                  & (dist < max(cfg.refine_band[0], cfg.refine_band[1] * length))]
         if len(sel) < 5:
             return quad
         vx, vy, x0, y0 = cv2.fitLine(sel.astype(np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
@@ -140,7 +165,7 @@ def _refine(contour: NDArray[np.float64], quad: NDArray[np.float64]) -> NDArray[
     out, meet = _side_corners(lines)
     if not meet.all():
         return quad
-    if np.max(np.abs(out - quad)) > 0.1 * np.sqrt(cv2.contourArea(quad.astype(np.float32))):
+    if np.max(np.abs(out - quad)) > cfg.refine_jump * np.sqrt(cv2.contourArea(quad.astype(np.float32))):
         return quad
     return out
 
@@ -200,7 +225,7 @@ def _shape_ok(cnt: NDArray[np.int32], cfg: DetectConfig, size: tuple[int, int], 
     # bounding rectangle poorly, but it fills its own four-sided outline
     if approx is None or cv2.contourArea(approx.astype(np.float32)) < cfg.min_fill * hull_area:
         return None
-    quad = _refine(cnt.reshape(-1, 2).astype(np.float64), _clockwise(approx))
+    quad = _refine(cnt.reshape(-1, 2).astype(np.float64), _clockwise(approx), cfg)
     return _clockwise(quad), False, hull_area
 
 
@@ -220,7 +245,7 @@ def _candidates(edges: NDArray[np.uint8], cfg: DetectConfig,
     min_area = cfg.min_area_frac * size[0] * size[1]
     near = cv2.dilate(edges, np.ones((3, 3), np.uint8)) > 0  # an edge within one pixel
     for cnt in contours:
-        if len(cnt) < 20:
+        if len(cnt) < cfg.min_contour_px:
             continue
         _, _, bw, bh = cv2.boundingRect(cnt)
         if bw * bh < min_area:
@@ -401,13 +426,21 @@ def _overlap(a: NDArray[np.float64], b: NDArray[np.float64]) -> float:
     return float(inter)
 
 
-def _holds_two(cand: tuple[NDArray[np.float64], bool, float],
-               others: list[tuple[NDArray[np.float64], bool, float]]) -> bool:
-    """Whether ``cand`` holds two disjoint card-sized candidates (it is a group of touching
-    cards)."""
+def _held(cand: tuple[NDArray[np.float64], bool, float], other: tuple[NDArray[np.float64], bool, float],
+          cfg: DetectConfig) -> bool:
+    """Whether ``other`` lies inside ``cand`` (more than ``held_inside`` of its area) and fills
+    only part of it (``held_area`` of its area)."""
     qa, _, aa = cand
-    inner = [c for c in others if 0.3 * aa < c[2] < 0.75 * aa and _overlap(qa, c[0]) > 0.85 * c[2]]
-    return any(_overlap(a[0], b[0]) < 0.1 * min(a[2], b[2])
+    return (cfg.held_area[0] * aa < other[2] < cfg.held_area[1] * aa
+            and _overlap(qa, other[0]) > cfg.held_inside * other[2])
+
+
+def _holds_two(cand: tuple[NDArray[np.float64], bool, float],
+               others: list[tuple[NDArray[np.float64], bool, float]], cfg: DetectConfig) -> bool:
+    """Whether ``cand`` holds two disjoint (overlapping by less than ``held_apart`` of the smaller)
+    card-sized candidates (it is a group of touching cards)."""
+    inner = [c for c in others if _held(cand, c, cfg)]
+    return any(_overlap(a[0], b[0]) < cfg.held_apart * min(a[2], b[2])
                for n, a in enumerate(inner) for b in inner[n + 1:])
 
 
@@ -415,11 +448,10 @@ def _two_cards(cand: tuple[NDArray[np.float64], bool, float],
                others: list[tuple[NDArray[np.float64], bool, float]], med: float, cfg: DetectConfig) -> bool:
     """Whether ``cand`` is two touching cards taken together: far larger than the photo's typical
     card, and holding a candidate of a card's own size that fills only part of it."""
-    qa, _, aa = cand
+    aa = cand[2]
     if med <= 0 or aa < cfg.pair_area * med:
         return False
-    return any(0.3 * aa < c[2] < 0.75 * aa and abs(c[2] / med - 1.0) < cfg.card_area_tol
-               and _overlap(qa, c[0]) > 0.85 * c[2] for c in others)
+    return any(abs(c[2] / med - 1.0) < cfg.card_area_tol and _held(cand, c, cfg) for c in others)
 
 
 def _suppress(cands: list[tuple[NDArray[np.float64], bool, float]], cfg: DetectConfig,
@@ -429,7 +461,7 @@ def _suppress(cands: list[tuple[NDArray[np.float64], bool, float]], cfg: DetectC
     candidates (an edge's two sides, a frame or grid box inside its card) wins."""
     order = sorted(range(len(cands)), key=lambda i: (cands[i][1], -cands[i][2]))
     ranked = [cands[i] for i in order]
-    group = {i for i in order if _holds_two(cands[i], ranked)}
+    group = {i for i in order if _holds_two(cands[i], ranked, cfg)}
     kept: list[int] = []
     for i in order:
         if i in group:
@@ -502,7 +534,7 @@ def detect(image: NDArray[np.uint8], config: DetectConfig | None = None) -> Dete
             if not clash:
                 kept.append(cand)
             elif (i < 2 * len(per_pass) and len(clash) == 1 and not cand[1] and not kept[clash[0]][1]
-                  and not _holds_two(cand, full_all)
+                  and not _holds_two(cand, full_all, cfg)
                   and sum(o > 1.0 - cfg.inner_share for o in shared) == 1
                   and kept[clash[0]][2] < cfg.inner_share * cand[2]
                   and _overlap(cand[0], kept[clash[0]][0]) > cfg.inner_share * kept[clash[0]][2]):
