@@ -32,6 +32,9 @@ from vision.config import load_config
 
 @dataclass(frozen=True)
 class DetectConfig:
+    """Tunable numbers of the card detection stage: the ``detect`` section of
+    ``vision/data/config/cards.json``, where each is described."""
+
     passes: tuple[tuple[float, float, float, float, int], ...]
     min_area_frac: float
     max_area_frac: float
@@ -72,6 +75,7 @@ class DetectConfig:
 
 @cache
 def default_config() -> DetectConfig:
+    """The ``detect`` section of the packaged ``cards.json``, loaded once."""
     return load_config("cards", DetectConfig, section="detect")
 
 

@@ -27,6 +27,9 @@ from vision.types import Cell, ExpeditionReading, Quad
 
 @dataclass(frozen=True)
 class ExpeditionConfig:
+    """Tunable numbers of the expedition card stage: the ``expedition`` section of
+    ``vision/data/config/cards.json``, where each is described."""
+
     square_mm: tuple[float, float]
     square_area: tuple[float, float]
     square_apart: float
@@ -50,6 +53,7 @@ class ExpeditionConfig:
 
 @cache
 def default_config() -> ExpeditionConfig:
+    """The ``expedition`` section of the packaged ``cards.json``, loaded once."""
     return load_config("cards", ExpeditionConfig, section="expedition")
 
 
@@ -142,10 +146,19 @@ def blurred_part(face: NDArray[np.uint8], rows: range, cols: range) -> NDArray[n
 
 
 def median_levels(levels: NDArray[np.uint8]) -> NDArray[np.float32]:
-    """The median of each channel of 8-bit ``levels`` ``(H, W, C)`` uint8, ``(C,)`` float32: the
-    middle level (the mean of the two middle ones for an even count), as ``numpy.median`` gives
-    it for the levels as float32 (NaN for no levels), read off each channel's histogram instead
-    of sorting."""
+    """The median of each channel of 8-bit levels: the middle level (the mean of the two middle
+    ones for an even count), as ``numpy.median`` gives it for the levels as float32, read off each
+    channel's histogram instead of sorting.
+
+    Parameters
+    ----------
+    levels : (H, W, C) uint8 array
+
+    Returns
+    -------
+    (C,) float32 array
+        NaN for every channel when there are no levels.
+    """
     n = levels.shape[0] * levels.shape[1]
     out = np.full(levels.shape[2], np.nan, np.float32)  # no levels: no median
     if n == 0:
@@ -161,11 +174,20 @@ def median_levels(levels: NDArray[np.uint8]) -> NDArray[np.float32]:
 
 
 def level_distance(levels: NDArray[np.uint8], centre: NDArray[np.float32]) -> NDArray[np.float32]:
-    """``(H, W)`` float32: the Euclidean distance of each pixel's 8-bit ``levels`` ``(H, W, 3)``
-    uint8, taken as float32, from ``centre`` ``(3,)`` float32, as
+    """The Euclidean distance of each pixel's 8-bit levels, taken as float32, from ``centre``, as
     :func:`vision.cards.marks._lab_distance` gives it for ``levels - centre``: each channel's
     square is looked up per level (the same float32 difference squared), then summed channel by
-    channel in the same order."""
+    channel in the same order.
+
+    Parameters
+    ----------
+    levels : (H, W, 3) uint8 array
+    centre : (3,) float32 array
+
+    Returns
+    -------
+    (H, W) float32 array
+    """
     steps = np.arange(256, dtype=np.float32)[:, None] - centre.astype(np.float32)[None, :]
     squares = cv2.LUT(np.ascontiguousarray(levels), (steps * steps).reshape(256, 1, 3))
     return np.sqrt(squares[:, :, 0] + squares[:, :, 1] + squares[:, :, 2])

@@ -28,6 +28,9 @@ from vision.config import load_config
 
 @dataclass(frozen=True)
 class GridConfig:
+    """Tunable numbers of the grid location stage: the ``grid`` section of
+    ``vision/data/config/cards.json``, where each is described."""
+
     inset_mm: float
     line_kernel_mm: float
     run_mm: float
@@ -62,6 +65,7 @@ class GridConfig:
 
 @cache
 def default_config() -> GridConfig:
+    """The ``grid`` section of the packaged ``cards.json``, loaded once."""
     return load_config("cards", GridConfig, section="grid")
 
 

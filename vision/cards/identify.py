@@ -36,6 +36,9 @@ from vision.config import load_config
 
 @dataclass(frozen=True)
 class IdentifyConfig:
+    """Tunable numbers of the card identification stage: the ``identify`` section of
+    ``vision/data/config/cards.json``, where each is described."""
+
     w_layout: float
     w_symbol: float
     w_colour: float
@@ -59,6 +62,7 @@ class IdentifyConfig:
 
 @cache
 def default_config() -> IdentifyConfig:
+    """The ``identify`` section of the packaged ``cards.json``, loaded once."""
     return load_config("cards", IdentifyConfig, section="identify")
 
 

@@ -35,6 +35,9 @@ from vision.config import load_config
 
 @dataclass(frozen=True)
 class MarksConfig:
+    """Tunable numbers of the per-cell mark stage: the ``marks`` section of
+    ``vision/data/config/cards.json``, where each is described."""
+
     inner_frac: float
     centre_radius: float
     ink_dist: float
@@ -78,6 +81,7 @@ class MarksConfig:
 
 @cache
 def default_config() -> MarksConfig:
+    """The ``marks`` section of the packaged ``cards.json``, loaded once."""
     return load_config("cards", MarksConfig, section="marks")
 
 

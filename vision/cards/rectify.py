@@ -21,6 +21,9 @@ from vision.config import load_config
 
 @dataclass(frozen=True)
 class RectifyConfig:
+    """Tunable numbers of the rectification stage: the ``rectify`` section of
+    ``vision/data/config/cards.json``, where each is described."""
+
     px_per_mm: float
     card_mm: tuple[float, float]
     corner_patch_mm: float
@@ -38,6 +41,7 @@ class RectifyConfig:
 
 @cache
 def default_config() -> RectifyConfig:
+    """The ``rectify`` section of the packaged ``cards.json``, loaded once."""
     return load_config("cards", RectifyConfig, section="rectify")
 
 
