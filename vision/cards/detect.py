@@ -107,6 +107,8 @@ class Detection(tuple[CardQuad, ...]):
 
 
 def _clockwise(pts: NDArray[np.float64]) -> NDArray[np.float64]:
+    """The points ``(n, 2)`` float64 in order of their angle about their mean (clockwise in image
+    coordinates, y down)."""
     c = pts.mean(axis=0)
     ang = np.arctan2(pts[:, 1] - c[1], pts[:, 0] - c[0])
     return pts[np.argsort(ang)]
@@ -421,11 +423,13 @@ def _side_support(near: NDArray[np.bool_], quad: NDArray[np.float64], cfg: Detec
 
 
 def _thickness(quad: NDArray[np.float64]) -> float:
+    """The short side of the smallest rectangle holding ``quad`` ``(4, 2)``, in pixels."""
     (_, _), (w, h), _ = cv2.minAreaRect(quad.astype(np.float32))
     return float(min(w, h))
 
 
 def _overlap(a: NDArray[np.float64], b: NDArray[np.float64]) -> float:
+    """The area, in square pixels, common to the convex quads ``a`` and ``b`` ``(4, 2)``."""
     inter, _ = cv2.intersectConvexConvex(a.astype(np.float32), b.astype(np.float32))
     return float(inter)
 

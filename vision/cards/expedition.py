@@ -58,12 +58,14 @@ def default_config() -> ExpeditionConfig:
 
 
 def _normalise(cells: set[Cell] | frozenset[Cell]) -> frozenset[Cell]:
+    """``cells`` moved so that their smallest row and column are 0."""
     r0 = min(r for r, _ in cells)
     c0 = min(c for _, c in cells)
     return frozenset((r - r0, c - c0) for r, c in cells)
 
 
 def _orientations(cells: frozenset[Cell]) -> set[frozenset[Cell]]:
+    """Every quarter turn of ``cells`` and of their mirror image, each normalised."""
     out = set()
     cur = set(cells)
     for _ in range(4):

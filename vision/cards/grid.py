@@ -87,6 +87,7 @@ class Grid:
 
     @property
     def shape(self) -> tuple[int, int]:
+        """``(rows, cols)`` of the lattice's cells."""
         return len(self.ys) - 1, len(self.xs) - 1
 
     def cell_box(self, r: int, c: int) -> tuple[float, float, float, float]:
@@ -200,6 +201,8 @@ def face_lines(face: NDArray[np.uint8], px_per_mm: float, config: GridConfig | N
 
 
 def _peaks(profile: NDArray[np.float64], rel: float) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """The local maxima of the smoothed ``profile`` ``(n,)`` of at least ``rel`` of its highest:
+    their sub-pixel positions and heights, both ``(k,)`` float64."""
     p = np.convolve(profile, np.array([1, 2, 3, 2, 1], float) / 9.0, mode="same")
     if p.max() <= 0:
         return np.zeros(0), np.zeros(0)
@@ -612,6 +615,9 @@ def trimmed_grids(grid: Grid, config: GridConfig | None = None) -> list[Grid]:
 
 
 def _cells(lines: FaceLines, xs: NDArray[np.float64], ys: NDArray[np.float64], cfg: GridConfig) -> Grid:
+    """The lattice of lines ``xs`` ``(cols + 1,)`` and ``ys`` ``(rows + 1,)`` float64 with each cell's
+    presence (its weakest side, a washed-out side in doubt, and its paper share) and the paper's
+    colour."""
     rows, cols = len(ys) - 1, len(xs) - 1
     horiz, vert, _, _ = _side_strengths(lines.hsum, lines.vsum, xs, ys, cfg.side_trim)
     sides = _relative_sides(horiz, vert)

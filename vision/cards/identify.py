@@ -80,6 +80,7 @@ class Observation:
 
     @property
     def colour(self) -> str:
+        """The card colour the frame looks most like."""
         return max(self.colour_scores, key=lambda k: self.colour_scores[k])
 
 
@@ -100,6 +101,7 @@ class Identity:
 
 
 def _hue_deg(a: NDArray[np.float32], b: NDArray[np.float32]) -> NDArray[np.float32]:
+    """The hue of Lab chroma ``(a, b)`` in degrees ``[0, 360)``, of the inputs' shape and dtype."""
     return np.degrees(np.arctan2(b, a)) % 360.0
 
 

@@ -234,6 +234,7 @@ class _Zones:
 
 
 def _zones(shape: tuple[int, int], cfg: MarksConfig) -> _Zones:
+    """The zones of a cell's inside of ``shape`` ``(h, w)`` (see :class:`_Zones`), made once per size."""
     return _zones_of(shape, cfg.centre_radius, cfg.corner_frac)
 
 
@@ -336,6 +337,7 @@ def _cell_geometry(grid: Grid, printed: NDArray[np.str_], size: tuple[int, int],
     wx0, wx1 = (min(xs), max(xs)) if xs else (0, w)
 
     def at(sy: tuple[int, int], sx: tuple[int, int]) -> Span:
+        """The face rows ``sy`` and columns ``sx`` (start, stop) as slices of the window."""
         if sy[1] <= sy[0] or sx[1] <= sx[0]:
             return slice(0, 0), slice(0, 0)
         return slice(sy[0] - wy0, sy[1] - wy0), slice(sx[0] - wx0, sx[1] - wx0)
