@@ -97,10 +97,23 @@ class Grid:
 
 def line_maps(face: NDArray[np.uint8], px_per_mm: float,
               config: GridConfig | None = None) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
-    """Horizontal and vertical outline strength maps, each ``(H, W)`` float32.
+    """Horizontal and vertical outline strength maps.
 
     An outline is a thin dark line (black-hat response); only straight runs of at least
     ``run_mm`` survive.
+
+    Parameters
+    ----------
+    face : (H, W, 3) uint8 array
+        The upright BGR face.
+    px_per_mm : float
+        The face's scale.
+    config : GridConfig, optional
+
+    Returns
+    -------
+    hmap, vmap : (H, W) float32 arrays
+        The strength of horizontal and of vertical lines.
     """
     cfg = config or default_config()
     # minima and maxima of 8-bit grey levels, and a closing less the image (never negative),
@@ -406,7 +419,21 @@ def _lattice_whole(on: tuple[NDArray[np.bool_], NDArray[np.bool_], NDArray[np.in
 
 
 def locate_grid(face: NDArray[np.uint8], px_per_mm: float, config: GridConfig | None = None) -> Grid | None:
-    """Find the grid on an upright face: the best of :func:`locate_grids`, or ``None``."""
+    """Find the grid on an upright face: the best of :func:`locate_grids`.
+
+    Parameters
+    ----------
+    face : (H, W, 3) uint8 array
+        The upright BGR face.
+    px_per_mm : float
+        The face's scale.
+    config : GridConfig, optional
+
+    Returns
+    -------
+    Grid or None
+        ``None`` when no lattice of cells is found.
+    """
     found = locate_grids(face, px_per_mm, config, limit=1)
     return found[0] if found else None
 
@@ -571,8 +598,23 @@ def grown_lattices(shape: tuple[int, ...], grid: Grid, px_per_mm: float, config:
 
 def measure_lattice(lines: FaceLines, xs: NDArray[np.float64], ys: NDArray[np.float64],
                     config: GridConfig | None = None) -> Grid:
-    """The grid of lines ``xs`` and ``ys`` on a face (its :func:`face_lines`), each position's
-    presence and the cells' fill measured."""
+    """The grid of lines ``xs`` and ``ys`` on a face, each position's presence and the cells'
+    fill measured.
+
+    Parameters
+    ----------
+    lines : FaceLines
+        The face's outlines (:func:`face_lines`).
+    xs : (cols + 1,) float64 array
+        The vertical lines' x, face pixels, rising.
+    ys : (rows + 1,) float64 array
+        The horizontal lines' y, face pixels, rising.
+    config : GridConfig, optional
+
+    Returns
+    -------
+    Grid
+    """
     return _cells(lines, xs, ys, config or default_config())
 
 
@@ -762,7 +804,19 @@ def _ring(lab: NDArray[np.float32], x0: float, y0: float, x1: float, y1: float,
 
 def balanced_lab(face: NDArray[np.uint8], paper: NDArray[np.float64]) -> NDArray[np.float32]:
     """The face in Lab (L 0..255, a and b centred on 0) after a von Kries white balance that makes
-    the cells' fill ``paper`` (BGR) neutral; ``(H, W, 3)`` float32."""
+    the cells' fill ``paper`` neutral.
+
+    Parameters
+    ----------
+    face : (H, W, 3) uint8 array
+        BGR.
+    paper : (3,) float64 array
+        The cells' fill, BGR.
+
+    Returns
+    -------
+    (H, W, 3) float32 array
+    """
     gains = float(np.mean(paper)) / np.maximum(paper, 1.0)
     # each channel's 256 levels balanced once (as each pixel would be), then looked up
     levels = np.arange(256, dtype=np.float32)[:, None] * gains.astype(np.float32)[None, :]

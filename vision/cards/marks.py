@@ -139,8 +139,24 @@ def cell_ink(face: NDArray[np.uint8], grid: Grid, printed: NDArray[np.str_],
     """Measure the ink of every cell.
 
     A pixel is ink when it lies ``ink_dist`` from the cells' fill in Lab or is ``ink_dark``
-    darker. ``printed`` ``(rows, cols)`` names each position's symbol (``#XCP.``), which sets the
-    hues that do not count as residual ink.
+    darker (both scaled down on a card of low contrast).
+
+    Parameters
+    ----------
+    face : (H, W, 3) uint8 array
+        The upright BGR face.
+    grid : Grid
+        Its lattice (face pixels) and the cells' fill colour.
+    printed : (rows, cols) str array
+        Each position's symbol (``#XCP.``), which sets the hues that do not count as residual
+        ink; ``.`` (water) is not measured.
+    config : MarksConfig, optional
+
+    Returns
+    -------
+    CellInk
+        Every share ``(rows, cols)`` float64, 0 for water; ``masks`` ``(rows, cols, mask_px,
+        mask_px)`` bool.
     """
     cfg = config or default_config()
     rows, cols = grid.shape
