@@ -277,8 +277,19 @@ def region_squares(face: NDArray[np.uint8], px_per_mm: float, config: Expedition
 
 def pattern(found: list[tuple[float, float, float]], config: ExpeditionConfig | None = None,
             ) -> frozenset[Cell] | None:
-    """The squares as lattice cells ``(row, col)``, or ``None`` when they do not sit edge to edge
-    on one lattice."""
+    """The squares as lattice cells.
+
+    Parameters
+    ----------
+    found : list of (x, y, side)
+        The squares' centres and sides, face pixels (:func:`squares`).
+    config : ExpeditionConfig, optional
+
+    Returns
+    -------
+    frozenset of (row, col) or None
+        ``None`` when the squares do not sit edge to edge on one lattice.
+    """
     cfg = config or default_config()
     if not found:
         return None

@@ -279,6 +279,19 @@ def identify(obs: Observation, catalog: Catalog, config: IdentifyConfig | None =
     Two stages: the printed grid alone (water layout and symbols) first; the card colour, a
     weaker cue (a faded photo or a colour cast turns a coloured frame grey), is added only when
     the grid alone leaves the card open.
+
+    Parameters
+    ----------
+    obs : Observation
+        What the face shows (:func:`observe`).
+    catalog : Catalog
+    config : IdentifyConfig, optional
+
+    Returns
+    -------
+    Identity
+        ``card`` ``None`` when no card is recognised (or the frame's clear hue contradicts the
+        best match); ``rival_turns`` the other quarter turns that fit almost as well.
     """
     cfg = config or default_config()
     ident = _match(obs, catalog, cfg, colour=False)

@@ -81,8 +81,22 @@ def _corner_details(face: NDArray[np.uint8], cfg: RectifyConfig) -> tuple[float,
 
 def warp_face(image: NDArray[np.uint8], corners: NDArray[np.float64],
               config: RectifyConfig | None = None) -> tuple[NDArray[np.uint8], NDArray[np.float64]]:
-    """Warp the quad ``corners`` (TL, TR, BR, BL photo pixels) to a face; returns it and the
-    photo-to-face homography."""
+    """Warp a card's quad to an upright face of ``card_mm`` at ``px_per_mm``.
+
+    Parameters
+    ----------
+    image : (H, W, 3) uint8 array
+        The BGR photo.
+    corners : (4, 2) float64 array
+        TL, TR, BR, BL in photo pixels.
+    config : RectifyConfig, optional
+
+    Returns
+    -------
+    face : (h, w, 3) uint8 array
+    homography : (3, 3) float64 array
+        Photo to face pixels.
+    """
     cfg = config or default_config()
     w = round(cfg.card_mm[0] * cfg.px_per_mm)
     h = round(cfg.card_mm[1] * cfg.px_per_mm)
