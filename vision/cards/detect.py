@@ -197,6 +197,16 @@ def _shape_ok(cnt: NDArray[np.int32], cfg: DetectConfig, size: tuple[int, int], 
     """A card candidate from a contour or an edge chain: its convex hull must be a filled,
     card-shaped quadrilateral (or, touching the border, a filled partial card). With ``squat``,
     a hull squarer than ``aspect_range[1]`` is card-shaped too (see :func:`_candidates`)."""
+    shaped = _shape(cnt, cfg, size)
+    if shaped is None or (shaped[1] and not squat):
+        return None
+    return shaped[0]
+
+
+def _shape(cnt: NDArray[np.int32], cfg: DetectConfig, size: tuple[int, int],
+           ) -> tuple[tuple[NDArray[np.float64], bool, float], bool] | None:
+    """:func:`_shape_ok` with ``squat``, and whether the hull is squarer than
+    ``aspect_range[1]``: ``((quad, partial, area), squat)``; the hull is made once."""
     h, w = size
     img_area = float(h * w)
     hull = cv2.convexHull(cnt)
@@ -214,9 +224,10 @@ def _shape_ok(cnt: NDArray[np.int32], cfg: DetectConfig, size: tuple[int, int], 
         if fill < cfg.min_partial_fill:
             return None
         box = cv2.boxPoints(cv2.minAreaRect(hull)).astype(np.float64)
-        return _clockwise(box), True, hull_area
+        return (_clockwise(box), True, hull_area), False
     lo, hi = cfg.aspect_range
-    if not lo <= min(rw, rh) / max(rw, rh) <= (1.0 if squat else hi):
+    aspect = min(rw, rh) / max(rw, rh)
+    if not lo <= aspect <= 1.0:
         return None
     peri = cv2.arcLength(hull, True)
     approx = None
@@ -232,7 +243,7 @@ def _shape_ok(cnt: NDArray[np.int32], cfg: DetectConfig, size: tuple[int, int], 
     if approx is None or cv2.contourArea(approx.astype(np.float32)) < cfg.min_fill * hull_area:
         return None
     quad = _refine(cnt.reshape(-1, 2).astype(np.float64), _clockwise(approx), cfg)
-    return _clockwise(quad), False, hull_area
+    return (_clockwise(quad), False, hull_area), aspect > hi
 
 
 def _candidates(edges: NDArray[np.uint8], cfg: DetectConfig,
@@ -257,15 +268,13 @@ def _candidates(edges: NDArray[np.uint8], cfg: DetectConfig,
         if bw * bh < min_area:
             continue
         area = cv2.contourArea(cnt)
-        cand = _shape_ok(cnt, cfg, size)
         # a card seen at a flat angle (far from the camera of a tilted view) is foreshortened
         # along the view, up to a square; so is a card's square grid box. A squat quad only
         # fills a place no card-shaped quad took
-        squat = cand is None
-        if squat:
-            cand = _shape_ok(cnt, cfg, size, squat=True)
-            if cand is None:
-                continue
+        shaped = _shape(cnt, cfg, size)
+        if shaped is None:
+            continue
+        cand, squat = shaped
         # a loop must fill its hull; an open chain (the contour of a thin edge) need not
         if (not cand[1] and area / cand[2] < cfg.min_solidity
                 and area > cfg.thin_chain * cv2.arcLength(cnt, True)):
@@ -663,8 +672,9 @@ def propose(image: NDArray[np.uint8], found: tuple[CardQuad, ...],
     lo_ang, hi_ang = np.radians(cfg.propose_angle_deg)
     cos = u @ u.T
     pairs = np.argwhere(np.triu((cos <= np.cos(lo_ang)) & (cos >= np.cos(hi_ang)), 1))
-    cands: list[tuple[int, float, NDArray[np.float64]]] = []
     corners, meet = _intersect_many(a[pairs[:, 0]], u[pairs[:, 0]], a[pairs[:, 1]], u[pairs[:, 1]])
+    # each corner: its legs along both segments and the size of the found card nearest to it
+    meets: list[tuple[NDArray[np.float64], list[list[tuple[NDArray[np.float64], float]]], float]] = []
     for (i, j), p, met in zip(pairs, corners, meet, strict=True):
         if not met:
             continue
@@ -676,48 +686,60 @@ def propose(image: NDArray[np.uint8], found: tuple[CardQuad, ...],
             legs.append([(sign * u[k], reach) for sign, reach, start in ((1.0, t[1], t[0]),
                                                                           (-1.0, -t[0], -t[1]))
                          if start <= gap and reach >= cfg.propose_min_side * short])
-        local = float(areas[np.argmin(np.hypot(*(centres - p).T))])
-        sizes = [(short, long_)]
-        if not np.isclose(local, med):
-            sizes.append(_card_sides(local))
-        for (ui, li), (uj, lj), (s_short, s_long) in itertools.product(legs[0], legs[1], sizes):
-            # the longer leg runs along the card's long side
-            si, sj = (s_long, s_short) if li / s_long >= lj / s_short else (s_short, s_long)
-            quad = np.array([p, p + si * ui, p + si * ui + sj * uj, p + sj * uj])
-            if (quad.min() < 0) or (quad[:, 0].max() > sw - 1) or (quad[:, 1].max() > sh - 1):
+        meets.append((p, legs, float(areas[np.argmin(np.hypot(*(centres - p).T))])))
+
+    def completed(nearest: bool) -> list[tuple[float, NDArray[np.float64]]]:
+        """The corners completed to the typical card size, or (``nearest``) to the size of the
+        found card nearest to each corner where that differs, best supported first."""
+        out_: list[tuple[float, NDArray[np.float64]]] = []
+        for p, legs, local in meets:
+            if nearest and np.isclose(local, med):
                 continue
-            quad = _clockwise(quad)
-            # a proposal's sides are moved onto the edges along them where there are some
-            fixed = _repair(near, quad, cfg, every=False)
-            quad = fixed if fixed is not None else quad
-            support = _sides_support(near, quad, cfg)
-            # an open outline has lost at most one side; the table's own lines (wood
-            # grain, a cloth's weave) run one way and support two opposite sides at most
-            inside = quad.min() >= 0 and quad[:, 0].max() <= sw - 1 and quad[:, 1].max() <= sh - 1
-            if inside and int(np.sum(support >= cfg.side_support)) >= 3:
-                # those of the nearest card's size come after all of the typical size
-                cands.append((int(s_short != short), float(support.mean()), quad))
-    cands.sort(key=lambda t: (t[0], -t[1]))
+            s_short, s_long = _card_sides(local) if nearest else (short, long_)
+            for (ui, li), (uj, lj) in itertools.product(legs[0], legs[1]):
+                # the longer leg runs along the card's long side
+                si, sj = (s_long, s_short) if li / s_long >= lj / s_short else (s_short, s_long)
+                quad = np.array([p, p + si * ui, p + si * ui + sj * uj, p + sj * uj])
+                if (quad.min() < 0) or (quad[:, 0].max() > sw - 1) or (quad[:, 1].max() > sh - 1):
+                    continue
+                quad = _clockwise(quad)
+                # a proposal's sides are moved onto the edges along them where there are some
+                fixed = _repair(near, quad, cfg, every=False)
+                quad = fixed if fixed is not None else quad
+                support = _sides_support(near, quad, cfg)
+                # an open outline has lost at most one side; the table's own lines (wood
+                # grain, a cloth's weave) run one way and support two opposite sides at most
+                inside = quad.min() >= 0 and quad[:, 0].max() <= sw - 1 and quad[:, 1].max() <= sh - 1
+                if inside and int(np.sum(support >= cfg.side_support)) >= 3:
+                    out_.append((float(support.mean()), quad))
+        out_.sort(key=lambda t: -t[0])
+        return out_
+
     kept: list[NDArray[np.float64]] = []
     out: list[CardQuad] = []
     known = [(q.corners + 0.5) * f - 0.5 for q in found]
     rejected: list[NDArray[np.float64]] = []
     asked = 0
-    for _, _, quad in cands:
-        area = float(cv2.contourArea(quad.astype(np.float32)))
-        if any(_overlap(quad, k) > cfg.propose_overlap * area for k in known):
-            continue
-        if any(_overlap(quad, k) > cfg.propose_overlap * area for k in kept):
-            continue  # cards lie side by side: a proposal overlaps one kept no more than a found one
-        if any(_overlap(quad, k) > cfg.inner_share * area for k in rejected):
-            continue  # all but the same quad as one rejected
+    # those of the nearest card's size come after all of the typical size: they are only
+    # made when the typical size leaves proposals to ask for
+    for nearest in (False, True):
         if asked >= cfg.propose_max:
             break
-        asked += 1
-        card = CardQuad((quad + 0.5) / f - 0.5, False, area / (f * f))
-        if accept is None or accept(card):
-            kept.append(quad)
-            out.append(card)
-        else:
-            rejected.append(quad)
+        for _, quad in completed(nearest):
+            area = float(cv2.contourArea(quad.astype(np.float32)))
+            if any(_overlap(quad, k) > cfg.propose_overlap * area for k in known):
+                continue
+            if any(_overlap(quad, k) > cfg.propose_overlap * area for k in kept):
+                continue  # cards lie side by side: a proposal overlaps one kept no more than a found one
+            if any(_overlap(quad, k) > cfg.inner_share * area for k in rejected):
+                continue  # all but the same quad as one rejected
+            if asked >= cfg.propose_max:
+                break
+            asked += 1
+            card = CardQuad((quad + 0.5) / f - 0.5, False, area / (f * f))
+            if accept is None or accept(card):
+                kept.append(quad)
+                out.append(card)
+            else:
+                rejected.append(quad)
     return tuple(out)
