@@ -11,7 +11,7 @@ A candidate's score mixes three pieces of evidence, each in [0, 1]:
 
 The best candidate wins only when its layout agrees at least ``min_layout`` and it beats the best
 other card by ``min_margin``, or its layout agrees at least ``clear_layout`` and it beats every
-other card by a clear margin (three times ``min_margin``: heavy hatching hides a marked cell's outline
+other card by a clear margin (``full_margin``: heavy hatching hides a marked cell's outline
 and paper, so a well-marked card's layout reads worse than its lead); otherwise the card is unknown
 (its marks are still read in the printed frame). The printed grid (layout and symbols) is matched
 first; the colour joins only when the grid alone does not settle the card, since it is the cue a
@@ -44,6 +44,7 @@ class IdentifyConfig:
     w_colour: float
     min_layout: float
     min_margin: float
+    full_margin: float
     clear_layout: float
     min_turn_margin: float
     turn_evidence: float
@@ -354,10 +355,10 @@ def _match(obs: Observation, catalog: Catalog, cfg: IdentifyConfig, colour: bool
     second = ranked[1][0] if len(ranked) > 1 else 0.0
     margin = top_score - second
     # two ways in: a good layout with a margin, or a fair layout with a clear (full-confidence) margin
-    clear = margin >= 3.0 * cfg.min_margin and top_layout >= cfg.clear_layout
+    clear = margin >= cfg.full_margin and top_layout >= cfg.clear_layout
     floor = cfg.clear_layout if clear and top_layout < cfg.min_layout else cfg.min_layout
     above = (top_layout - floor) / (1.0 - floor)
-    conf = float(np.clip(min(above, margin / (3.0 * cfg.min_margin)), 0.0, 1.0))
+    conf = float(np.clip(min(above, margin / cfg.full_margin), 0.0, 1.0))
     if not clear and (top_layout < cfg.min_layout or margin < cfg.min_margin):
         return Identity(None, 0, conf, top_score, margin, top_card)
     # another quarter turn of the same card that fits almost as well: its cells are in doubt,

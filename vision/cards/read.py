@@ -241,7 +241,7 @@ def _prepare_quad(image: NDArray[np.uint8], quad: detect_mod.CardQuad, catalog: 
         o = identify_mod.observe(face.image, g, ppm, cfg.identify)
         i = identify_mod.identify(o, catalog, cfg.identify)
         read_on.append((f, g, plausible, o, i))
-        if len(read_on) == 1 and plausible and i.card is not None and i.margin >= 3 * cfg.identify.min_margin:
+        if len(read_on) == 1 and plausible and i.card is not None and i.margin >= cfg.identify.full_margin:
             # the best fitting lattice is clearly recognised (the margin of full confidence):
             # the others are neither measured nor asked about
             break
