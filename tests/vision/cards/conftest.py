@@ -206,6 +206,23 @@ def expedition_face(cells: list[tuple[int, int]], outlined: bool = True) -> NDAr
     return img
 
 
+def expedition_face_with_art(cells: list[tuple[int, int]]) -> NDArray[np.uint8]:
+    """:func:`expedition_face` with two straight lines of art one square beyond its squares (right
+    and below): the squares and the lines make a lattice of a few cells that the map reader doubts.
+
+    Returns
+    -------
+    ndarray, shape (440, 315, 3), uint8
+    """
+    img = expedition_face(cells)
+    h, w = img.shape[:2]
+    s = round(12 * PX_PER_MM)
+    x0, y0 = w // 2 - s, h // 2 - s
+    cv2.line(img, (x0 + 3 * s, y0 - s), (x0 + 3 * s, y0 + 3 * s), (30, 30, 30), 3)
+    cv2.line(img, (x0 - s, y0 + 3 * s), (x0 + 3 * s, y0 + 3 * s), (30, 30, 30), 3)
+    return img
+
+
 def clean_observation(grid: NDArray[np.str_], scores: dict[str, float],
                       rng: np.random.Generator) -> Observation:
     """A clean view of a printed grid (a little noise on each cue) with the frame's likeness

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import importlib
 
-import cv2
 import numpy as np
 import pytest
 
@@ -13,28 +12,17 @@ from vision.cards import read
 from vision.cards.catalog import load_catalog
 from vision.cards.detect import detect
 
-from .conftest import PX_PER_MM, draw_face, expedition_face, place, table
+from .conftest import draw_face, expedition_face_with_art, place, table
 
 read_mod = importlib.import_module("vision.cards.read")
 
-
-def _expedition_face(cells: list[tuple[int, int]]) -> np.ndarray:
-    """A 63x88 mm expedition face: outlined squares joined edge to edge in a plain frame, with two
-    straight lines of art one square beyond them (right and below)."""
-    img = expedition_face(cells)
-    h, w = img.shape[:2]
-    s = round(12 * PX_PER_MM)
-    x0, y0 = w // 2 - s, h // 2 - s
-    cv2.line(img, (x0 + 3 * s, y0 - s), (x0 + 3 * s, y0 + 3 * s), (30, 30, 30), 3)
-    cv2.line(img, (x0 - s, y0 + 3 * s), (x0 + 3 * s, y0 + 3 * s), (30, 30, 30), 3)
-    return img
 
 
 @pytest.mark.parametrize("cells", [[(0, 0), (1, 0), (1, 1), (2, 0)], [(0, 0), (0, 1), (1, 0), (1, 1)],
                                    [(0, 0), (1, 0), (1, 1)]])
 def test_expedition_card_is_no_map_card(rng: np.random.Generator, cells: list[tuple[int, int]]) -> None:
     canvas = table(rng)
-    place(canvas, _expedition_face(cells), (450, 320), float(rng.uniform(0, 360)), 0.55)
+    place(canvas, expedition_face_with_art(cells), (450, 320), float(rng.uniform(0, 360)), 0.55)
     quads = detect(canvas)
     assert len(quads) == 1 and not quads[0].partial
     # alone, the face is taken for a map card of a few cells that no catalog card fits

@@ -6,7 +6,6 @@ from __future__ import annotations
 import importlib
 from itertools import combinations
 
-import cv2
 import numpy as np
 import pytest
 
@@ -16,7 +15,7 @@ from vision.cards.detect import CardQuad, detect
 from vision.cards.expedition import read_expedition
 from vision.types import ExpeditionReading
 
-from .conftest import PX_PER_MM, draw_face, expedition_face, place, table
+from .conftest import draw_face, expedition_face_with_art, place, table
 
 read_mod = importlib.import_module("vision.cards.read")
 
@@ -32,20 +31,9 @@ def _scene(rng: np.random.Generator) -> np.ndarray:
               0.55)
     shapes = (([(0, 0), (1, 0), (1, 1), (2, 0)], (750, 220)), ([(0, 0), (1, 0), (1, 1)], (900, 500)))
     for cells, centre in shapes:
-        place(canvas, _expedition_face(cells), centre, float(rng.uniform(0, 90)), 0.55)
+        place(canvas, expedition_face_with_art(cells), centre, float(rng.uniform(0, 90)), 0.55)
     return canvas
 
-
-def _expedition_face(cells: list[tuple[int, int]]) -> np.ndarray:
-    """An expedition face with two straight lines of art one square beyond its squares: the
-    squares and the lines make a lattice of a few cells that the map reader doubts."""
-    img = expedition_face(cells)
-    h, w = img.shape[:2]
-    s = round(12 * PX_PER_MM)
-    x0, y0 = w // 2 - s, h // 2 - s
-    cv2.line(img, (x0 + 3 * s, y0 - s), (x0 + 3 * s, y0 + 3 * s), (30, 30, 30), 3)
-    cv2.line(img, (x0 - s, y0 + 3 * s), (x0 + 3 * s, y0 + 3 * s), (30, 30, 30), 3)
-    return img
 
 
 def test_expedition_of_reads_as_read_expedition(rng: np.random.Generator) -> None:
