@@ -127,6 +127,8 @@ class BoardConfig:
     lattice_sigmas: tuple[float, ...] = (1.5, 2.1, 3.0, 4.2, 6.0, 8.5, 12.0)
     lattice_min_blob: float = 8.0
     lattice_max_blobs: int = 150
+    lattice_wide_blobs: int = 300
+    lattice_wide_min_spots: int = 16
     lattice_residual: float = 0.15
     lattice_scale_ratio: float = 1.5
     lattice_neighbours: int = 6

@@ -8,7 +8,10 @@ Every board carries 25 round spots on a regular square lattice in its middle. Tw
 - :func:`find_lattice_candidates`: without any outline (a board blending into the table), round
   blobs of any colour are found at a few scales, and the 5x5 projective lattice explaining most
   of them (hypotheses from a blob and two neighbours of its size, refined to a homography) gives
-  the board, extended by the frame width whose square outline shows the strongest edges.
+  the board, extended by the frame width whose square outline shows the strongest edges. The
+  strongest ``lattice_max_blobs`` blobs are searched first; more (``lattice_wide_blobs``) only
+  when those explain no full lattice, and their lattice is kept only when it explains at least
+  ``lattice_wide_min_spots`` spots (texture on cards or the table lines up with far fewer).
 """
 
 from __future__ import annotations
@@ -172,13 +175,30 @@ def lattice_corners(
 
 
 def _blobs(small: NDArray[np.uint8], cfg: BoardConfig) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """The round blobs :func:`_ranked_blobs` finds among the ``lattice_max_blobs`` strongest
+    extrema: (N, 2) float64 points and (N,) float64 scales."""
+    pts, sig, _ = _ranked_blobs(small, cfg, cfg.lattice_max_blobs)
+    return pts, sig
+
+
+def _ranked_blobs(small: NDArray[np.uint8], cfg: BoardConfig,
+                  limit: int) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.int64]]:
     """Round blobs of any colour: scale-normalised Laplacian-of-Gaussian extrema of the Lab image.
+
+    Parameters
+    ----------
+    small : (H, W, 3) uint8 BGR array
+    cfg : BoardConfig
+    limit : int
+        The strongest extrema kept (before merging those at one place).
 
     Returns
     -------
-    points : (N, 2) float64 array, ``small`` pixels
+    points : (N, 2) float64 array, ``small`` pixels, strongest first
     sigmas : (N,) float64 array, the scale of each blob (a disc of radius ``r`` peaks at
         ``r / sqrt(2)``)
+    ranks : (N,) int64 array, each blob's place among the extrema by strength: the blobs with
+        ``ranks < k`` are exactly those ``limit=k`` keeps (a blob is merged only into stronger ones)
     """
     lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
     sigmas = np.asarray(cfg.lattice_sigmas, np.float64)
@@ -202,9 +222,9 @@ def _blobs(small: NDArray[np.uint8], cfg: BoardConfig) -> tuple[NDArray[np.float
     is_max = (resp >= peak) & (resp >= across) & (resp > cfg.lattice_min_blob)
     k, y, x = np.nonzero(is_max)
     if len(k) == 0:
-        return np.zeros((0, 2)), np.zeros(0)
+        return np.zeros((0, 2)), np.zeros(0), np.zeros(0, np.int64)
     strength = resp[k, y, x]
-    order = np.argsort(-strength)[: cfg.lattice_max_blobs]
+    order = np.argsort(-strength)[:limit]
     pts = np.column_stack([x[order], y[order]]).astype(np.float64)
     sig = sigmas[k[order]]
     # one blob per place: a weaker blob as near as the smaller of the two scales is the same one
@@ -216,7 +236,7 @@ def _blobs(small: NDArray[np.uint8], cfg: BoardConfig) -> tuple[NDArray[np.float
         if not gone[i]:
             keep.append(i)
             gone |= near[i]
-    return pts[keep], sig[keep]
+    return pts[keep], sig[keep], np.asarray(keep, np.int64)
 
 
 def _window(coords: NDArray[np.int64]) -> tuple[int, int, int]:
@@ -299,13 +319,21 @@ def _hypotheses(pts: NDArray[np.float64], sig: NDArray[np.float64],
     mats = np.stack([u[good], v[good]], axis=2)  # (M, 2, 2): columns u, v
     base_sig = sig[a[good]]
     inv = np.linalg.inv(mats)
-    uv = np.einsum("mij,mnj->mni", inv, pts[None] - origin[:, None])  # (M, N, 2)
-    fit = np.linalg.norm(uv - np.round(uv), axis=2) < cfg.lattice_residual
-    # a spot's blob has about the scale of its neighbours'
-    fit &= np.abs(np.log(sig[None] / base_sig[:, None])) < math.log(cfg.lattice_scale_ratio)
-    # only nearby lattice places count: a far blob lines up with some lattice by chance
-    fit &= np.abs(uv).max(axis=2) <= 5
-    votes = fit.sum(axis=1)
+    votes = np.zeros(len(origin), np.int64)
+    # a spot's blob has about the scale of its neighbours': each scale's triples vote with the
+    # blobs of about that scale only (blobs are found at a few scales, so each sees a few)
+    for s in np.unique(base_sig):
+        rows = np.flatnonzero(base_sig == s)
+        cols = np.flatnonzero(np.abs(np.log(sig / s)) < math.log(cfg.lattice_scale_ratio))
+        dx = pts[cols, 0][None] - origin[rows, 0][:, None]  # (m, n)
+        dy = pts[cols, 1][None] - origin[rows, 1][:, None]
+        inv_r = inv[rows]
+        li = inv_r[:, 0, 0, None] * dx + inv_r[:, 0, 1, None] * dy  # (m, n) lattice coordinates
+        lj = inv_r[:, 1, 0, None] * dx + inv_r[:, 1, 1, None] * dy
+        fit = np.hypot(li - np.round(li), lj - np.round(lj)) < cfg.lattice_residual
+        # only nearby lattice places count: a far blob lines up with some lattice by chance
+        fit &= (np.abs(li) <= 5) & (np.abs(lj) <= 5)
+        votes[rows] = fit.sum(axis=1)
     out: list[tuple[int, NDArray[np.float64]]] = []
     places: list[NDArray[np.float64]] = []
     # many triples span the same lattice: the best few distinct lattices are kept (a periodic
@@ -459,6 +487,9 @@ def find_lattice_candidates(image: NDArray[np.uint8], cfg: BoardConfig) -> list[
     ----------
     image : (H, W, 3) uint8 BGR array
     cfg : BoardConfig
+        ``lattice_max_blobs`` (blobs of the first search), ``lattice_wide_blobs`` (of the second,
+        taken when the first explains fewer than 25 spots) and ``lattice_wide_min_spots`` (the
+        least spots the second search's best lattice must explain to replace the first's).
 
     Returns
     -------
@@ -469,8 +500,16 @@ def find_lattice_candidates(image: NDArray[np.uint8], cfg: BoardConfig) -> list[
     scale = min(1.0, cfg.lattice_side / max(h, w))
     small = image if scale == 1.0 else cv2.resize(image, (round(w * scale), round(h * scale)),
                                                    interpolation=cv2.INTER_AREA)
-    pts, sig = _blobs(small, cfg)
-    lattices = _hypotheses(pts, sig, cfg)
+    pts, sig, rank = _ranked_blobs(small, cfg, max(cfg.lattice_max_blobs, cfg.lattice_wide_blobs))
+    narrow = rank < cfg.lattice_max_blobs
+    lattices = _hypotheses(pts[narrow], sig[narrow], cfg)
+    if (not lattices or lattices[0][0] < len(_GRID)) and not narrow.all():
+        # a board's spots may be crowded out of the strongest blobs (busy tokens, a textured
+        # table): the wider search is taken only when it finds a lattice explaining as many spots
+        # as a board shows (a card's or the table's texture lines up with far fewer)
+        wide = _hypotheses(pts, sig, cfg)
+        if wide and wide[0][0] >= cfg.lattice_wide_min_spots:
+            lattices = wide
     out: list[NDArray[np.float64]] = []
     if not lattices:
         return out

@@ -229,3 +229,72 @@ def test_same_places_ignores_order_and_tells_a_shift() -> None:
     a = _GRID * 30.0 + 100.0
     assert _same_places(a, a[::-1].copy(), 3.0)
     assert not _same_places(a, a + np.array([30.0, 0.0]), 3.0)
+
+
+def _crowded(rng: np.random.Generator, distractors: int) -> np.ndarray:
+    """A board of faint spots (no outline) on a table strewn with dark discs, which make most of
+    the strongest blobs of the photo."""
+    face = np.full((FACE, FACE, 3), 150, np.uint8)
+    for r in range(5):
+        for c in range(5):
+            colour = tuple(int(v) for v in 150 + rng.choice([-1, 1]) * rng.integers(25, 35, 3))
+            centre = (round(40 + (c + 0.5) * PITCH), round(40 + (r + 0.5) * PITCH))
+            cv2.circle(face, centre, round(RADIUS), colour, -1, cv2.LINE_AA)
+    table = np.full((480, 640, 3), 150, np.uint8)
+    placed = 0
+    while placed < distractors:
+        x, y = int(rng.integers(8, 632)), int(rng.integers(8, 472))
+        if 170 < x < 470 and 100 < y < 400:
+            continue
+        colour = tuple(int(v) for v in rng.integers(0, 60, 3))
+        cv2.circle(table, (x, y), int(rng.integers(4, 10)), colour, -1, cv2.LINE_AA)
+        placed += 1
+    square = np.float32([[0, 0], [FACE, 0], [FACE, FACE], [0, FACE]])
+    hom = cv2.getPerspectiveTransform(square, SMALL.astype(np.float32))
+    return cv2.warpPerspective(face, hom, (640, 480), dst=table, borderMode=cv2.BORDER_TRANSPARENT)
+
+
+def test_ranked_blobs_within_a_rank_are_what_that_limit_keeps(rng: np.random.Generator) -> None:
+    from vision.board.lattice import _ranked_blobs
+
+    cfg = default_config()
+    small = cv2.resize(_crowded(rng, 60), (480, 360), interpolation=cv2.INTER_AREA)
+    pts, sig, rank = _ranked_blobs(small, cfg, 300)
+    assert (rank >= 150).any()
+    few_pts, few_sig, few_rank = _ranked_blobs(small, cfg, 150)
+    first = rank < 150
+    np.testing.assert_array_equal(pts[first], few_pts)
+    np.testing.assert_array_equal(sig[first], few_sig)
+    np.testing.assert_array_equal(rank[first], few_rank)
+
+
+def test_a_board_crowded_out_of_the_strongest_blobs_is_found_by_the_wider_search(
+        rng: np.random.Generator) -> None:
+    import dataclasses
+
+    cfg = default_config()
+    image = _crowded(rng, 60)
+    # the strongest blobs hold too few of the board's spots
+    narrow = dataclasses.replace(cfg, lattice_wide_blobs=cfg.lattice_max_blobs)
+    assert find_lattice_candidates(image, narrow) == []
+    cands = find_lattice_candidates(image, cfg)
+    assert cands
+    pitch = float(np.linalg.norm(SMALL[1] - SMALL[0])) / FACE * PITCH
+    assert np.linalg.norm(cands[0].mean(axis=0) - SMALL.mean(axis=0)) < 0.2 * pitch
+
+
+def test_the_wider_search_takes_no_weak_lattice(rng: np.random.Generator) -> None:
+    import dataclasses
+
+    cfg = default_config()
+    image = _crowded(rng, 60)
+    # a wider search that asks for more spots than a lattice holds keeps the strongest blobs' answer
+    strict = dataclasses.replace(cfg, lattice_wide_min_spots=26)
+    assert find_lattice_candidates(image, strict) == []
+    # a table strewn with discs and no board gives nothing either way
+    table = np.full((480, 640, 3), 150, np.uint8)
+    for _ in range(250):
+        centre = (int(rng.integers(8, 632)), int(rng.integers(8, 472)))
+        cv2.circle(table, centre, int(rng.integers(4, 10)), tuple(int(v) for v in rng.integers(0, 60, 3)), -1,
+                   cv2.LINE_AA)
+    assert find_lattice_candidates(table, cfg) == []
