@@ -26,7 +26,7 @@ from numpy.typing import NDArray
 
 from vision.board.config import BoardConfig
 from vision.board.detect import rectify
-from vision.board.spots import Grid, ring_edge
+from vision.board.spots import Grid, radial_edge, ring_edge
 from vision.geometry import order_corners
 
 
@@ -431,7 +431,6 @@ def _ring_map(grads: tuple[NDArray[np.float32], NDArray[np.float32]], hom: NDArr
     the mean (|radial| - |tangential|) gradient round the circle.
     """
     gx, gy = grads
-    h, w = gx.shape
     n = cfg.ring_samples
     ang = np.linspace(0.0, 2.0 * math.pi, n, endpoint=False)
     cs, sn = np.cos(ang), np.sin(ang)
@@ -445,10 +444,7 @@ def _ring_map(grads: tuple[NDArray[np.float32], NDArray[np.float32]], hom: NDArr
         xy = cv2.perspectiveTransform(ring.reshape(-1, 1, 2), hom).reshape(81, n, 2)
         rad = xy - mid
         rad /= np.linalg.norm(rad, axis=-1, keepdims=True) + 1e-9
-        xi = np.clip(np.round(xy[..., 0]).astype(np.int32), 0, w - 1)
-        yi = np.clip(np.round(xy[..., 1]).astype(np.int32), 0, h - 1)
-        vx, vy = gx[yi, xi], gy[yi, xi]
-        edge = np.abs(vx * rad[..., 0] + vy * rad[..., 1]) - np.abs(vy * rad[..., 0] - vx * rad[..., 1])
+        edge = radial_edge(gx, gy, xy[..., 0], xy[..., 1], rad[..., 0], rad[..., 1])
         best = np.maximum(best, edge.mean(axis=1))
     return best.reshape(9, 9)
 

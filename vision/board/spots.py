@@ -99,15 +99,24 @@ def ring_edge(gx: NDArray[np.float32], gy: NDArray[np.float32], centres: NDArray
     -------
     (..., n) float64 array
     """
-    h, w = gx.shape
     ang = np.linspace(0.0, 2.0 * math.pi, n, endpoint=False)
     cs, sn = np.cos(ang), np.sin(ang)
     px = centres[..., 0:1] + radius * cs
     py = centres[..., 1:2] + radius * sn
+    return radial_edge(gx, gy, px, py, cs, sn)
+
+
+def radial_edge(gx: NDArray[np.float32], gy: NDArray[np.float32], px: NDArray[np.float64],
+                py: NDArray[np.float64], ux: NDArray[np.float64], uy: NDArray[np.float64],
+                ) -> NDArray[np.float64]:
+    """(|radial| - |tangential|) gradient at points ``(px, py)`` (the nearest pixel, clipped to the
+    image) whose outward unit direction is ``(ux, uy)``; all four broadcast to one shape, which the
+    result has (float64). A round edge through the points scores high, a straight one low."""
+    h, w = gx.shape
     xi = np.clip(np.round(px).astype(np.int32), 0, w - 1)
     yi = np.clip(np.round(py).astype(np.int32), 0, h - 1)
     vx, vy = gx[yi, xi], gy[yi, xi]
-    return np.abs(vx * cs + vy * sn) - np.abs(vy * cs - vx * sn)
+    return np.abs(vx * ux + vy * uy) - np.abs(vy * ux - vx * uy)
 
 
 def _ring_scores(gx: NDArray[np.float32], gy: NDArray[np.float32], centres: NDArray[np.float64],
