@@ -192,21 +192,12 @@ def _edges(canny: NDArray[np.uint8], dilate_px: int) -> NDArray[np.uint8]:
     return edges
 
 
-def _shape_ok(cnt: NDArray[np.int32], cfg: DetectConfig, size: tuple[int, int], squat: bool = False,
-              ) -> tuple[NDArray[np.float64], bool, float] | None:
-    """A card candidate from a contour or an edge chain: its convex hull must be a filled,
-    card-shaped quadrilateral (or, touching the border, a filled partial card). With ``squat``,
-    a hull squarer than ``aspect_range[1]`` is card-shaped too (see :func:`_candidates`)."""
-    shaped = _shape(cnt, cfg, size)
-    if shaped is None or (shaped[1] and not squat):
-        return None
-    return shaped[0]
-
-
 def _shape(cnt: NDArray[np.int32], cfg: DetectConfig, size: tuple[int, int],
            ) -> tuple[tuple[NDArray[np.float64], bool, float], bool] | None:
-    """:func:`_shape_ok` with ``squat``, and whether the hull is squarer than
-    ``aspect_range[1]``: ``((quad, partial, area), squat)``; the hull is made once."""
+    """A card candidate from a contour or an edge chain: its convex hull must be a filled,
+    card-shaped quadrilateral (or, touching the border, a filled partial card), up to a square.
+    ``((quad, partial, area), squat)``, ``squat`` when the hull is squarer than
+    ``aspect_range[1]`` (a card only where nothing else was found, see :func:`_candidates`)."""
     h, w = size
     img_area = float(h * w)
     hull = cv2.convexHull(cnt)

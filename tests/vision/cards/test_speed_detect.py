@@ -107,4 +107,4 @@ def test_a_framed_edge_map_has_no_outer_contour_but_the_frame(seed: int) -> None
         outer, _ = cv2.findContours(edges, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
         assert len(outer) == 1
         assert any(np.array_equal(outer[0], c) for c in listed)
-        assert detect_mod._shape_ok(outer[0], cfg, edges.shape[:2]) is None
+        assert detect_mod._shape(outer[0], cfg, edges.shape[:2]) is None

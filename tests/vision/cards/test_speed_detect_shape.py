@@ -1,8 +1,9 @@
-"""The hull of a contour is judged once: ``_shape`` gives what ``_shape_ok`` gives with and
-without ``squat``, and says which of the two it was."""
+"""A contour's hull is judged once: ``_shape`` says whether it is card-shaped, squat (squarer than
+``aspect_range[1]``, a card only where nothing else was found) or no card at all."""
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
@@ -23,19 +24,18 @@ def _rect(w: float, h: float, angle_deg: float = 0.0) -> np.ndarray:
     (60, 200, 0.0, None),     # too thin for a card
     (4, 4, 0.0, None),        # too small
 ])
-def test_shape_agrees_with_shape_ok(w: float, h: float, angle: float, squat: bool | None) -> None:
+def test_shape_verdict(w: float, h: float, angle: float, squat: bool | None) -> None:
     cfg = detect_mod.default_config()
     cnt = _rect(w, h, angle)
-    size = (600, 800)
-    shaped = detect_mod._shape(cnt, cfg, size)
-    plain = detect_mod._shape_ok(cnt, cfg, size)
-    wide = detect_mod._shape_ok(cnt, cfg, size, squat=True)
+    shaped = detect_mod._shape(cnt, cfg, (600, 800))
     if squat is None:
-        assert shaped is None and plain is None and wide is None
+        assert shaped is None
         return
     assert shaped is not None and shaped[1] is squat
-    assert wide is not None and np.array_equal(shaped[0][0], wide[0])
-    if squat:
-        assert plain is None
-    else:
-        assert plain is not None and np.array_equal(plain[0], shaped[0][0])
+    quad, partial, area = shaped[0]
+    assert not partial and quad.shape == (4, 2)
+    # the quad is the rectangle drawn: same area, corners on its corners
+    assert abs(cv2.contourArea(quad.astype(np.float32)) - w * h) < 0.05 * w * h
+    corners = cnt.reshape(4, 2).astype(np.float64)
+    assert np.linalg.norm(quad[:, None] - corners[None], axis=2).min(axis=1).max() < 3.0
+    assert area == pytest.approx(w * h, rel=0.05)
