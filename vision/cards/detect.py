@@ -6,7 +6,8 @@ polygon. Convex hulls whose minimum-area rectangle has a card's aspect ratio and
 four-sided (the hull fills its four-corner approximation; a slanted card is a trapezoid, not a
 rectangle) are cards; corners are refined by fitting a line to each side. A card far off in a
 tilted view is foreshortened up to a square: a squat quad (squarer than ``aspect_range[1]``) is a
-card only where nothing else was found.
+card only where nothing else was found. A quad that borrows a side from something else (see
+:func:`plausible`) gives way to the card-shaped candidates it holds.
 The image border is drawn into the edge map so a card cut by the border still closes; such a
 card is reported ``partial``.
 
@@ -123,9 +124,12 @@ def plausible(quad: CardQuad, config: DetectConfig | None = None) -> bool:
     neighbour). Partial quads are plausible.
     """
     cfg = config or default_config()
-    if quad.partial:
-        return True
-    q = quad.corners
+    return quad.partial or _sides_match(quad.corners, cfg)
+
+
+def _sides_match(q: NDArray[np.float64], cfg: DetectConfig) -> bool:
+    """Whether each side of the quad ``q`` ``(4, 2)`` is within ``max_side_ratio`` of its opposite
+    one (see :func:`plausible`)."""
     s = np.hypot(*(np.roll(q, -1, axis=0) - q).T)
     ratio = max(max(s[0], s[2]) / max(min(s[0], s[2]), 1e-9), max(s[1], s[3]) / max(min(s[1], s[3]), 1e-9))
     return bool(ratio <= cfg.max_side_ratio)
@@ -550,9 +554,40 @@ def detect(image: NDArray[np.uint8], config: DetectConfig | None = None) -> Dete
                 # box), it reaches into no other card and holds no two cards: the outermost
                 # outline wins, as within one pass
                 kept[clash[0]] = cand
+    if med > 0:  # a quad with a borrowed side gives way to the cards it holds
+        kept = _unborrowed(kept, [c for rank in ranked for cands in rank for c in cands], med, cfg)
     out = [CardQuad(quad, is_partial, area) for quad, is_partial, area in kept]
     out.sort(key=lambda q: (q.partial, -q.area))
     return Detection(tuple(out), cannies.get(propose_key) if propose_key is not None else None)
+
+
+def _unborrowed(kept: list[tuple[NDArray[np.float64], bool, float]],
+               cands: list[tuple[NDArray[np.float64], bool, float]], med: float, cfg: DetectConfig,
+               ) -> list[tuple[NDArray[np.float64], bool, float]]:
+    """The kept quads, each one that borrows a side from something else (see :func:`plausible`)
+    and holds card-like candidates giving way to them.
+
+    A quad with a borrowed side that holds a card-like candidate is that card and something else
+    (a touching neighbour, a table line) taken together: a complete candidate of any pass and rank
+    of the photo's card size (within ``card_area_tol`` of ``med``, the median complete candidate's
+    area) whose opposite sides match, lying inside it (more than ``held_inside`` of its area) and
+    clashing with no other kept quad (sharing more than ``nest_overlap`` of the smaller), is the
+    card it holds. Otherwise the quad stays, for the reader to judge (it seeds the proposals).
+    """
+    def clash(a: tuple[NDArray[np.float64], bool, float], b: tuple[NDArray[np.float64], bool, float]) -> bool:
+        return _overlap(a[0], b[0]) > cfg.nest_overlap * min(a[2], b[2])
+
+    out = list(kept)
+    for cand in kept:
+        if cand[1] or _sides_match(cand[0], cfg):
+            continue
+        others = [k for k in out if k is not cand]
+        free = [c for c in cands if not c[1] and abs(c[2] / med - 1.0) < cfg.card_area_tol
+                and _sides_match(c[0], cfg) and _overlap(c[0], cand[0]) > cfg.held_inside * c[2]
+                and not any(clash(c, k) for k in others)]
+        if free:
+            out = others + _suppress(free, cfg)
+    return out
 
 
 def _segments(edges: NDArray[np.uint8], min_len: float) -> NDArray[np.float64]:
