@@ -139,7 +139,9 @@ def cell_ink(face: NDArray[np.uint8], grid: Grid, printed: NDArray[np.str_],
     """Measure the ink of every cell.
 
     A pixel is ink when it lies ``ink_dist`` from the cells' fill in Lab or is ``ink_dark``
-    darker (both scaled down on a card of low contrast).
+    darker (both scaled down on a card of low contrast). In a symbol cell, ink of the symbol's
+    hue band with a chroma above ``symbol_chroma`` (scaled alike) is the symbol's print, unless it
+    is ``ink_dark`` darker than the print's lightness on the card.
 
     Parameters
     ----------
@@ -168,11 +170,15 @@ def cell_ink(face: NDArray[np.uint8], grid: Grid, printed: NDArray[np.str_],
     lab = balanced_lab(face[window], grid.paper)
     paper = _paper_lab(lab, geo, cfg)
     ink_dist, ink_dark = _ink_thresholds(lab, paper, geo, cfg)
+    # dim light and blur fade a printed symbol's colours as they fade the ink: the chroma that
+    # shows a pixel of the symbol's hue follows the ink thresholds' scale
+    chroma_on = cfg.symbol_chroma * ink_dist / cfg.ink_dist
     ink_map = _ink_map(lab, paper, geo, ink_dist, ink_dark, cfg)
     strokes, alien_of = _foreign_ink(ink_map, grid, geo, (window[0].start, window[1].start), cfg)
     cells: dict[tuple[int, int], tuple[NDArray[np.bool_], NDArray[np.bool_], NDArray[np.bool_],
                                        NDArray[np.float32]]] = {}
     shades: dict[str, list[NDArray[np.float32]]] = {}
+    vivid_shades: dict[str, list[NDArray[np.float32]]] = {}
     for cell in geo:
         (r, c), sym, sl = cell.rc, cell.sym, cell.inner
         patch = ink_map[sl]
@@ -188,13 +194,22 @@ def cell_ink(face: NDArray[np.uint8], grid: Grid, printed: NDArray[np.str_],
             hue = np.degrees(np.arctan2(part[:, :, 2], part[:, :, 1])) % 360.0
             for lo, hi in hues:
                 own |= (hue >= lo) & (hue < hi)
-            own &= (np.hypot(part[:, :, 1], part[:, :, 2]) > cfg.symbol_chroma) & patch
+            chroma = np.hypot(part[:, :, 1], part[:, :, 2])
+            own &= patch
+            vivid = own & (chroma > cfg.symbol_chroma)
+            own &= chroma > chroma_on
+            if own.any():
+                shades.setdefault(sym, []).append(light[own])
+                vivid_shades.setdefault(sym, []).append(light[vivid])
         cells[(r, c)] = (patch, own, alien, light)
-        if own.any():
-            shades.setdefault(sym, []).append(light[own])
     # the print's own lightness on this card: pen over a symbol keeps much of its hue but is
-    # clearly darker than the print, so such pixels are residual ink too
-    print_l = {sym: float(partition_median(np.concatenate(v))) for sym, v in shades.items()}
+    # clearly darker than the print, so such pixels are residual ink too. It is the lightness of
+    # the print's clearly coloured pixels (the full symbol_chroma) when it has any: the lower
+    # threshold of a faint card takes in the blurred print's lighter edges
+    print_l: dict[str, float] = {}
+    for sym, v in shades.items():
+        vivid_l = np.concatenate(vivid_shades[sym])
+        print_l[sym] = float(partition_median(vivid_l if vivid_l.size else np.concatenate(v)))
     # cells whose insides have one size share their zones and are measured together
     groups: dict[tuple[int, int], list[tuple[int, int]]] = {}
     for rc, (patch, *_) in cells.items():
