@@ -513,7 +513,9 @@ def _foreign_ink(ink_map: NDArray[np.bool_], grid: Grid, cells: list[_Cell], ori
     joined across the outlines (bridged over the ``inner_frac`` band where the outline lies) into
     strokes; a stroke belongs to the cell holding its centre of mass when it holds at least
     ``stroke_home`` of its ink there. In another cell its ink is foreign unless that cell holds at least
-    ``own_share`` of it.
+    ``own_share`` of it, or the ink there has its centre of mass within ``spill_offset`` of the
+    cell's centre (an overshoot enters on one side; a mark drawn in the cell and joined to a
+    neighbour's across the outline lies round the centre).
     """
     h, w = ink_map.shape
     rows, cols = grid.shape
@@ -552,7 +554,21 @@ def _foreign_ink(ink_map: NDArray[np.bool_], grid: Grid, cells: list[_Cell], ori
     # lattice or each other) is nobody's stroke and stays where it is
     stroke = share[np.arange(n), home] >= cfg.stroke_home
     small = np.less(share.T, cfg.own_share)  # (cells, strokes)
-    alien = stroke[None, :] & (home[None, :] != np.arange(rows * cols)[:, None]) & small
+    # an overshoot enters a cell on one side: the stroke's ink in the cell has its centre of mass
+    # farther than spill_offset from the centre of the cell's inside (as a share of its side);
+    # ink centred in the cell is a mark of its own (a ring drawn in the cell, joined to a
+    # neighbour's mark across the outline)
+    key = lab_ids * (rows * cols) + cell_ids
+    at_y = np.bincount(key, weights=ys, minlength=n * rows * cols).reshape(n, rows * cols)
+    at_x = np.bincount(key, weights=xs, minlength=n * rows * cols).reshape(n, rows * cols)
+    cell_r, cell_c = np.divmod(np.arange(rows * cols), cols)
+    x0, x1, y0, y1 = grid.xs[cell_c], grid.xs[cell_c + 1], grid.ys[cell_r], grid.ys[cell_r + 1]
+    inside = 1.0 - 2.0 * cfg.inner_frac
+    held = np.maximum(counts, 1.0)
+    u = (at_x / held - (x0 + x1) / 2) / (inside * (x1 - x0))
+    v = (at_y / held - (y0 + y1) / 2) / (inside * (y1 - y0))
+    aside = np.greater(np.hypot(u, v).T, cfg.spill_offset)  # (cells, strokes)
+    alien = stroke[None, :] & (home[None, :] != np.arange(rows * cols)[:, None]) & small & aside
     alien[:, 0] = False
     return labels.astype(np.int32), alien
 

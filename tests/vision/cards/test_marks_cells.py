@@ -40,6 +40,20 @@ def test_a_neighbours_overshooting_stroke_is_not_the_cells_ring_ink() -> None:
     assert read_marks(face, grid, plain).state.tolist() == [[0, 1, 0]]
 
 
+def test_a_ring_joined_to_a_neighbours_mark_is_the_cells_own() -> None:
+    plain = np.array([["#", "#", "#"]])
+    face, grid = row_face(3, S)
+    for y in range(6, S - 5, 4):
+        cv2.line(face, (S + 4, y), (2 * S - 5, y), BLUE, 3)  # the second cell inked through
+    # a ring round the first cell's centre (outside its centre disc), joined to that ink across the
+    # outline: most of the joined ink lies in the second cell, yet the ring is centred in the first
+    cv2.circle(face, (S // 2, S // 2), 16, BLUE, 2)
+    cv2.line(face, (S // 2 + 16, S // 2), (S + 6, S // 2), BLUE, 2)
+    ink = cell_ink(face, grid, plain)
+    assert ink.centre[0, 0] == 0.0 and ink.sectors[0, 0] == 1.0
+    assert read_marks(face, grid, plain, ink=ink).state.tolist() == [[1, 1, 0]]
+
+
 def test_a_ring_drawn_on_the_outline_is_a_mark() -> None:
     plain = np.array([["#", "#", "#"]])
     face, grid = row_face(3, S)
