@@ -89,7 +89,8 @@ def default_config() -> MarksConfig:
 class CellInk:
     """Ink shares per cell, each ``(rows, cols)`` float64 in [0, 1].
 
-    ``ring``/``centre``: all ink in the band inside the outline and in the centre disc.
+    ``ring``/``centre``: the cell's ink in the band inside the outline and in the centre disc (in
+    a plain cell, without the ink of a neighbour's stroke overshooting into it).
     ``ring_res``/``centre_res``: ink that is not of the hue of the cell's printed symbol.
     ``sectors``/``sectors_res``: share of the ring's eight angular sectors that carry ink (a
     stroke overshooting from a neighbour touches one or two; a mark crosses or circles the cell).
@@ -221,16 +222,17 @@ def cell_ink(face: NDArray[np.uint8], grid: Grid, printed: NDArray[np.str_],
                         if str(printed[rc]) in print_l else cells[rc][1] for rc in keys])
         alien = np.stack([cells[rc][2] for rc in keys])
         res = patch & ~own
-        # the centre is this cell's own; the ring leaves out the neighbours' overshooting strokes
+        # the neighbours' overshooting strokes are left out of the ring and the centre alike (one
+        # reaching into the centre disc from a side is still the neighbour's)
         mine, res_mine = patch & ~alien, res & ~alien
         ring_mine, ring_res = mine[:, z.ring], res_mine[:, z.ring]
         on_mine = _sectors_on(ring_mine, z.sector, cfg.sector_on)
         on_res = _sectors_on(ring_res, z.sector, cfg.sector_on)
         at = tuple(np.array(keys).T)
         out[0][at] = ring_mine.mean(axis=1)
-        out[1][at] = patch[:, z.inner].mean(axis=1)
+        out[1][at] = mine[:, z.inner].mean(axis=1)
         out[2][at] = ring_res.mean(axis=1)
-        out[3][at] = res[:, z.inner].mean(axis=1)
+        out[3][at] = res_mine[:, z.inner].mean(axis=1)
         out[4][at] = on_mine.mean(axis=1)
         out[5][at] = on_res.mean(axis=1)
         out[7][at] = _spread_table()[on_mine @ np.array(_SECTOR_BITS)]

@@ -40,6 +40,19 @@ def test_a_neighbours_overshooting_stroke_is_not_the_cells_ring_ink() -> None:
     assert read_marks(face, grid, plain).state.tolist() == [[0, 1, 0]]
 
 
+def test_a_neighbours_stroke_reaching_into_the_centre_is_not_the_cells_ink() -> None:
+    plain = np.array([["#", "#", "#"]])
+    face, grid = row_face(3, S)
+    # hatching drawn in the second cell, its strokes overshooting far into the first cell's centre
+    # disc from its right-hand side
+    for k in range(4):
+        cv2.line(face, (30, 10 + 9 * k), (2 * S - 8, 14 + 9 * k), BLUE, 3)
+    ink = cell_ink(face, grid, plain)
+    assert ink.centre[0, 0] == 0.0 and ink.ring[0, 0] == 0.0
+    assert ink.centre[0, 1] > default_config().plain_hi[0]
+    assert read_marks(face, grid, plain, ink=ink).state.tolist() == [[0, 1, 0]]
+
+
 def test_a_ring_joined_to_a_neighbours_mark_is_the_cells_own() -> None:
     plain = np.array([["#", "#", "#"]])
     face, grid = row_face(3, S)
