@@ -302,6 +302,24 @@ def _squareness(grid: grid_mod.Grid) -> float:
     return max(dx / dy, dy / dx) - 1.0
 
 
+def _cut_short(grid: grid_mod.Grid, shape: tuple[int, ...], px_per_mm: float,
+               cfg: grid_mod.GridConfig) -> bool:
+    """Whether the face may have cut a row or column of the grid off: along an axis with room
+    for one more line (``max_lines``), the line one cell beyond the lattice on some side falls
+    outside the face or within ``extend_margin_mm`` of its edge, where no row or column is grown
+    (:func:`vision.cards.grid.grown_lattices`). A card outline cut short along one side makes
+    such a face: the grid runs into its edge."""
+    margin = cfg.extend_margin_mm * px_per_mm
+    h, w = shape[:2]
+    for lines, size in ((grid.xs, w), (grid.ys, h)):
+        if len(lines) >= cfg.max_lines:
+            continue
+        step = float(lines[-1] - lines[0]) / (len(lines) - 1)
+        if lines[0] - step < margin or lines[-1] + step > size - 1 - margin:
+            return True
+    return False
+
+
 def _prepare(image: NDArray[np.uint8], quad: detect_mod.CardQuad, catalog: Catalog,
              cfg: CardsConfig, seen: _Lattices | None = None) -> CardReading | _Prepared | None:
     """:func:`_prepare_quad`, and again on the card's outline found anew around its grid
@@ -311,9 +329,18 @@ def _prepare(image: NDArray[np.uint8], quad: detect_mod.CardQuad, catalog: Catal
     identified where the old one was not, or with squarer cells and no worse a catalog fit (or
     the same card). A card identified on cells further than ``rectify.square_doubt`` from square
     is unknown when the new face shows square cells (or an unknown grid) yet reads no better.
+
+    A face of square cells whose grid runs into its edge (:func:`_cut_short`) is read again on
+    the outline found around its grid too: an outline cut short along one side of the card loses
+    the row or column of cells there, and the catalog may name the cells left (a 4x3 card for a
+    4x4 one). The new reading is kept only when it holds more cells and the catalog names it.
     The cells' ink is not measured yet (:func:`_inked`)."""
     p = _prepare_quad(image, quad, catalog, cfg, seen)
-    if not isinstance(p, _Prepared) or _squareness(p.grid) <= cfg.rectify.square_tol:
+    if not isinstance(p, _Prepared):
+        return p
+    square = _squareness(p.grid) <= cfg.rectify.square_tol
+    sure = p.ident.card is not None and p.ident.margin >= cfg.identify.full_margin
+    if square and (sure or not _cut_short(p.grid, p.face.image.shape, cfg.rectify.px_per_mm, cfg.grid)):
         return p
     corners = rectify_mod.reoutline(image, p.face.to_face, p.grid.xs, p.grid.ys,
                                     cfg.grid.cell_mm_range, cfg.rectify)
@@ -322,6 +349,11 @@ def _prepare(image: NDArray[np.uint8], quad: detect_mod.CardQuad, catalog: Catal
     area = float(cv2.contourArea(corners.astype(np.float32)))
     q = _prepare_quad(image, detect_mod.CardQuad(corners, False, area), catalog, cfg)
     n_cells = p.grid.shape[0] * p.grid.shape[1]
+    if square:
+        # the grid ran into the face's edge: the card's own outline is read instead only when it
+        # shows more cells and the catalog names the grid they make
+        grew = isinstance(q, _Prepared) and q.grid.shape[0] * q.grid.shape[1] > n_cells
+        return q if grew and q.ident.card is not None else p
     doubt = p.ident.card is not None and _squareness(p.grid) > cfg.rectify.square_doubt
     if isinstance(q, CardReading) and q.grid_shape is not None and doubt \
             and q.grid_shape[0] * q.grid_shape[1] >= n_cells:
