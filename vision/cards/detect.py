@@ -42,6 +42,7 @@ class DetectConfig:
     approx_eps_frac: tuple[float, ...]
     aspect_range: tuple[float, float]
     min_fill: float
+    corner_cut: float
     min_solidity: float
     min_contour_px: int
     refine_span: tuple[float, float]
@@ -197,11 +198,12 @@ def _edges(canny: NDArray[np.uint8], dilate_px: int) -> NDArray[np.uint8]:
 
 
 def _shape(cnt: NDArray[np.int32], cfg: DetectConfig, size: tuple[int, int],
-           ) -> tuple[tuple[NDArray[np.float64], bool, float], bool] | None:
+           ) -> tuple[tuple[NDArray[np.float64], bool, float], bool, bool] | None:
     """A card candidate from a contour or an edge chain: its convex hull must be a filled,
     card-shaped quadrilateral (or, touching the border, a filled partial card), up to a square.
-    ``((quad, partial, area), squat)``, ``squat`` when the hull is squarer than
-    ``aspect_range[1]`` (a card only where nothing else was found, see :func:`_candidates`)."""
+    ``((quad, partial, area), squat, cut)``, ``squat`` when the hull is squarer than
+    ``aspect_range[1]`` (a card only where nothing else was found, see :func:`_candidates`), ``cut``
+    when the quad is completed from four sides of a hull that lost a corner (see :func:`_uncut`)."""
     h, w = size
     img_area = float(h * w)
     hull = cv2.convexHull(cnt)
@@ -219,15 +221,17 @@ def _shape(cnt: NDArray[np.int32], cfg: DetectConfig, size: tuple[int, int],
         if fill < cfg.min_partial_fill:
             return None
         box = cv2.boxPoints(cv2.minAreaRect(hull)).astype(np.float64)
-        return (_clockwise(box), True, hull_area), False
+        return (_clockwise(box), True, hull_area), False, False
     lo, hi = cfg.aspect_range
     aspect = min(rw, rh) / max(rw, rh)
     if not lo <= aspect <= 1.0:
         return None
     peri = cv2.arcLength(hull, True)
     approx = None
+    first = None
     for eps in cfg.approx_eps_frac:  # rounded corners and stray edges touching the outline
         poly = cv2.approxPolyDP(hull, eps * peri, True).reshape(-1, 2).astype(np.float64)
+        first = poly if first is None else first
         if len(poly) == 4:
             approx = poly
             break
@@ -235,10 +239,62 @@ def _shape(cnt: NDArray[np.int32], cfg: DetectConfig, size: tuple[int, int],
             break
     # the hull must be that quadrilateral: a card seen at a slant is a trapezoid that fills its
     # bounding rectangle poorly, but it fills its own four-sided outline
+    cut = False
     if approx is None or cv2.contourArea(approx.astype(np.float32)) < cfg.min_fill * hull_area:
-        return None
+        # a corner lost (to glare, a neighbour, a table line crossing it): the card's four sides
+        # remain as the hull's longest ones
+        approx = _uncut(first, hull_area, cfg) if first is not None else None
+        if approx is None:
+            return None
+        cut = True
     quad = _refine(cnt.reshape(-1, 2).astype(np.float64), _clockwise(approx), cfg)
-    return (_clockwise(quad), False, hull_area), aspect > hi
+    return (_clockwise(quad), False, hull_area), aspect > hi, cut
+
+
+def _uncut(poly: NDArray[np.float64], hull_area: float, cfg: DetectConfig) -> NDArray[np.float64] | None:
+    """The quad of four sides of a convex polygon, each two neighbours among them meeting at a
+    corner, when the polygon is a quad that lost a corner or two (cut off, or a stray edge stuck
+    on): the smallest such quad whose other sides are short.
+
+    Parameters
+    ----------
+    poly : (n, 2) float64 array
+        The hull's polygon approximation, in order.
+    hull_area : float
+        The hull's area, square pixels.
+    cfg : DetectConfig
+        ``corner_cut``: the other sides hold at most this share of the perimeter; ``min_fill``:
+        the hull fills at least this share of the quad, and the quad at least this share of the
+        hull; ``max_side_ratio``: the quad's opposite sides match (see :func:`plausible`).
+
+    Returns
+    -------
+    (4, 2) float64 array or None
+        The quad's corners, in the polygon's order.
+    """
+    n = len(poly)
+    if not 5 <= n <= 6:
+        return None
+    ends = np.roll(poly, -1, axis=0)
+    lengths = np.hypot(*(ends - poly).T)
+    if np.sort(lengths)[:n - 4].sum() > cfg.corner_cut * lengths.sum():
+        return None  # even the shortest sides are no lost corner
+    best: tuple[float, NDArray[np.float64]] | None = None
+    # the sides to drop: those whose neighbours, extended, close the smallest quad around the hull
+    for keep in itertools.combinations(range(n), 4):
+        if lengths[np.setdiff1d(np.arange(n), keep)].sum() > cfg.corner_cut * lengths.sum():
+            continue
+        quad, meet = _side_corners([(poly[k], ends[k] - poly[k]) for k in keep])
+        if not meet.all():
+            continue
+        q32 = quad.astype(np.float32)
+        area = float(cv2.contourArea(q32))
+        if (cv2.isContourConvex(q32) and cfg.min_fill * area <= hull_area
+                and all(cv2.pointPolygonTest(q32, (float(x), float(y)), True) >= -1.0 for x, y in poly)
+                and cfg.min_fill * hull_area <= area and _sides_match(quad, cfg)
+                and (best is None or area < best[0])):
+            best = (area, quad)
+    return None if best is None else best[1]
 
 
 def _candidates(edges: NDArray[np.uint8], cfg: DetectConfig,
@@ -246,7 +302,8 @@ def _candidates(edges: NDArray[np.uint8], cfg: DetectConfig,
     """Candidates ``(quad, partial, area, rank)`` from closed edge loops (every contour) and from
     connected edge chains (a loop left open where a corner of the card matches the table).
     ``rank``: 0 for a card-shaped quad, 1 for a weak one (a side of the quad does not run along
-    an edge, see :func:`_side_support`), 2 for a squat one (squarer than ``aspect_range[1]``).
+    an edge, see :func:`_side_support`), 2 for a squat one (squarer than ``aspect_range[1]``), 3 for
+    one completed over a lost corner (see :func:`_uncut`).
 
     ``edges`` is an edge map of :func:`_edges`, with the image border drawn in: its only outer
     contour is the border's, which is among ``RETR_LIST``'s contours and spans the whole photo
@@ -269,20 +326,20 @@ def _candidates(edges: NDArray[np.uint8], cfg: DetectConfig,
         shaped = _shape(cnt, cfg, size)
         if shaped is None:
             continue
-        cand, squat = shaped
+        cand, squat, cut = shaped
         # a loop must fill its hull; an open chain (the contour of a thin edge) need not
         if (not cand[1] and area / cand[2] < cfg.min_solidity
                 and area > cfg.thin_chain * cv2.arcLength(cnt, True)):
             continue
         weak = not cand[1] and _side_support(near, cand[0], cfg) < cfg.side_support
-        if weak and not squat:
+        if weak and not (squat or cut):
             # a side that runs along no edge cuts across the card (a corner lost to glare or a
             # low-contrast table): look for the true side along the edges, parallel to its opposite.
             # The repaired quad stays a stand-in: it only fills a place no well-outlined quad took
             fixed = _repair(near, cand[0], cfg)
             if fixed is not None:
                 cand = (fixed, False, float(cv2.contourArea(fixed.astype(np.float32))))
-        out.append((*cand, 2 if squat else int(weak)))
+        out.append((*cand, 3 if cut else 2 if squat else int(weak)))
     return out
 
 
@@ -502,8 +559,8 @@ def detect(image: NDArray[np.uint8], config: DetectConfig | None = None) -> Dete
     """
     cfg = config or default_config()
     h, w = image.shape[:2]
-    # each pass's candidates by rank (see _candidates): card-shaped, weak, squat
-    ranked: list[list[list[tuple[NDArray[np.float64], bool, float]]]] = [[], [], []]
+    # each pass's candidates by rank (see _candidates): card-shaped, weak, squat, cut
+    ranked: list[list[list[tuple[NDArray[np.float64], bool, float]]]] = [[], [], [], []]
     scaled: dict[int, tuple[float, NDArray[np.uint8]]] = {}
     cannies: dict[tuple[int, float, float, float], NDArray[np.uint8]] = {}
     propose_key: tuple[int, float, float, float] | None = None
@@ -524,7 +581,7 @@ def detect(image: NDArray[np.uint8], config: DetectConfig | None = None) -> Dete
         for rank, cands in enumerate(ranked):
             cands.append([((quad + 0.5) / f - 0.5, is_partial, area / (f * f))
                           for quad, is_partial, area, r in found if r == rank])
-    per_pass, weak_pass, squat_pass = ranked
+    per_pass, weak_pass, squat_pass, cut_pass = ranked
     full_all = [c for cands in per_pass + weak_pass for c in cands if not c[1]]
     med = float(np.median([c[2] for c in full_all])) if full_all else 0.0
     kept: list[tuple[NDArray[np.float64], bool, float]] = []
@@ -532,17 +589,24 @@ def detect(image: NDArray[np.uint8], config: DetectConfig | None = None) -> Dete
     # earlier (finer) passes win; later ones add what they missed; quads with a side along no
     # edge come next: they only fill places where no well-outlined quad was found; squat quads
     # come last and only fill places nothing else took (they take no outer place either: a
-    # squat loop around a card holds something else too)
-    for i, cands in enumerate(per_pass + weak_pass + squat_pass):
+    # squat loop around a card holds something else too); quads completed over a lost corner
+    # only fill places nothing else reaches into (as proposals do, see propose), and only with the
+    # photo's card size (within card_area_tol): a part of a card's face may be completed too
+    for i, cands in enumerate(per_pass + weak_pass + squat_pass + cut_pass):
         first = i % len(per_pass) == 0
         usable = [c for c in cands if not c[1]
                   or (first and full_all and cfg.min_partial_area_frac * med <= c[2] <= 1.3 * med
                       and _thickness(c[0]) >= cfg.min_partial_thickness * short)]
+        if i >= 3 * len(per_pass):
+            usable = [c for c in usable if med > 0 and abs(c[2] / med - 1.0) < cfg.card_area_tol]
         for cand in _suppress(usable, cfg):
             if not cand[1] and _two_cards(cand, full_all, med, cfg):
                 continue
             shared = [_overlap(cand[0], k[0]) / min(cand[2], k[2]) for k in kept]
             clash = [n for n, o in enumerate(shared) if o > cfg.nest_overlap]
+            if i >= 3 * len(per_pass) and any(_overlap(cand[0], k[0]) > cfg.propose_overlap * cand[2]
+                                              for k in kept):
+                continue
             if not clash:
                 kept.append(cand)
             elif (i < 2 * len(per_pass) and len(clash) == 1 and not cand[1] and not kept[clash[0]][1]
