@@ -636,6 +636,14 @@ def _paper_lab(lab: NDArray[np.float32], cells: list[_Cell], cfg: MarksConfig) -
     return partition_median(light, axis=0)
 
 
+def _second_least(values: NDArray[np.float64]) -> float:
+    """The baseline of a class's cells on one card: the second-lowest of ``values`` (any shape)
+    when there are three or more, else the lowest. One odd cell proves nothing (a print washed
+    out by a glare has less ink than any clean print of its class)."""
+    ordered = np.sort(values.ravel())
+    return float(ordered[1] if ordered.size >= 3 else ordered[0])
+
+
 def _decide(centre: float, sectors: float, lo: tuple[float, float],
             hi: tuple[float, float]) -> tuple[int, float, float]:
     """Two thresholds per feature: marked when either the centre ink or the ring's sector
@@ -858,7 +866,8 @@ def read_marks(face: NDArray[np.uint8], grid: Grid, printed: NDArray[np.str_],
         # the class's baselines (its cleanest cell), the same for each of its cells
         least_centre_res = min(float(ink.centre_res[where].min()), cfg.residual_cap_centre)
         least_sectors_res = float(ink.sectors_res[where].min()) if many else cfg.symbol_ring_allowance
-        least_centre, least_corners = float(ink.centre[where].min()), float(ink.corners[where].min())
+        least_centre = _second_least(ink.centre[where])
+        least_corners = float(ink.corners[where].min())
         template = templates.get(sym) if templates is not None and sym != "#" else None
         prints = _flat_shifts(template, cfg.print_shift_px) if template is not None else None
         corner_base = (0.0 if sym == "#" else typical[sym][2] if sym in typical
@@ -891,6 +900,7 @@ def read_marks(face: NDArray[np.uint8], grid: Grid, printed: NDArray[np.str_],
                     sec = max(sec, float(ink.sectors[rc] - reference.sectors[rc]))
                 elif many:
                     # the print is the same in every cell of a class: compare with the cleanest one
+                    # (the second cleanest of three or more)
                     c = max(c, float(ink.centre[rc]) - least_centre)
                 if many and float(ink.corners[rc]) - least_corners >= cfg.linked_corners:
                     sec = max(sec, hi[1])  # a stroke runs from the symbol into corners its print leaves clear

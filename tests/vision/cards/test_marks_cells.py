@@ -127,6 +127,20 @@ def test_dark_pen_over_a_symbol_of_its_own_hue_is_residual_ink() -> None:
     assert read_marks(face, grid, printed, ink=ink).state[0].tolist() == [0, 1, 0]
 
 
+def test_one_washed_out_print_is_no_baseline_for_its_class() -> None:
+    # four coins on a card, not learnt from the photo: the first washed out by a glare, the last
+    # gone over in the coin's own colour past its print
+    printed = np.array([["C", "C", "C", "C"]])
+    face, grid = row_face(4, S)
+    for k in range(4):
+        colour = (185, 235, 245) if k == 0 else (40, 200, 230)
+        cv2.circle(face, (k * S + S // 2, S // 2), 14 if k == 3 else 12, colour, -1)
+    ink = cell_ink(face, grid, printed)
+    assert ink.centre[0, 0] == 0.0 and ink.centre[0, 1] == ink.centre[0, 2] > 0.5
+    # the clean prints are compared with the second cleanest cell, not the washed-out one
+    assert read_marks(face, grid, printed, ink=ink).state[0].tolist() == [0, 0, 0, 1]
+
+
 def test_corners_a_symbols_print_leaves_clear_are_learnt_from_two_clean_cells() -> None:
     # five coins in a photo, three of them crossed out to their corners: the print's clear
     # corners are those two of its cells show, not the typical of a mostly marked class
