@@ -7,7 +7,7 @@ four-sided (the hull fills its four-corner approximation; a slanted card is a tr
 rectangle) are cards; corners are refined by fitting a line to each side. A card far off in a
 tilted view is foreshortened up to a square: a squat quad (squarer than ``aspect_range[1]``) is a
 card only where nothing else was found. A quad that borrows a side from something else (see
-:func:`plausible`) gives way to the card-shaped candidates it holds or lies in.
+:func:`plausible`) gives way to the card-shaped candidates it holds.
 The image border is drawn into the edge map so a card cut by the border still closes; such a
 card is reported ``partial``.
 
@@ -629,15 +629,14 @@ def _unborrowed(kept: list[tuple[NDArray[np.float64], bool, float]],
                cands: list[tuple[NDArray[np.float64], bool, float]], med: float, cfg: DetectConfig,
                ) -> list[tuple[NDArray[np.float64], bool, float]]:
     """The kept quads, each one that borrows a side from something else (see :func:`plausible`)
-    giving way to the card-like candidates it holds or lies in.
+    and holds card-like candidates giving way to them.
 
     A quad with a borrowed side that holds a card-like candidate is that card and something else
-    (a touching neighbour, a table line) taken together; one that lies inside it is a part of that
-    card closed off by a line of its face. A complete candidate of any pass and rank of the photo's
-    card size (within ``card_area_tol`` of ``med``, the median complete candidate's area) whose
-    opposite sides match, sharing more than ``held_inside`` of the smaller one's area with the quad
-    and clashing with no other kept quad (sharing more than ``nest_overlap`` of the smaller), is
-    that card. Otherwise the quad stays, for the reader to judge (it seeds the proposals).
+    (a touching neighbour, a table line) taken together: a complete candidate of any pass and rank
+    of the photo's card size (within ``card_area_tol`` of ``med``, the median complete candidate's
+    area) whose opposite sides match, lying inside it (more than ``held_inside`` of its area) and
+    clashing with no other kept quad (sharing more than ``nest_overlap`` of the smaller), is the
+    card it holds. Otherwise the quad stays, for the reader to judge (it seeds the proposals).
     """
     def clash(a: tuple[NDArray[np.float64], bool, float], b: tuple[NDArray[np.float64], bool, float]) -> bool:
         return _overlap(a[0], b[0]) > cfg.nest_overlap * min(a[2], b[2])
@@ -648,8 +647,7 @@ def _unborrowed(kept: list[tuple[NDArray[np.float64], bool, float]],
             continue
         others = [k for k in out if k is not cand]
         free = [c for c in cands if not c[1] and abs(c[2] / med - 1.0) < cfg.card_area_tol
-                and _sides_match(c[0], cfg)
-                and _overlap(c[0], cand[0]) > cfg.held_inside * min(c[2], cand[2])
+                and _sides_match(c[0], cfg) and _overlap(c[0], cand[0]) > cfg.held_inside * c[2]
                 and not any(clash(c, k) for k in others)]
         if free:
             out = others + _suppress(free, cfg)

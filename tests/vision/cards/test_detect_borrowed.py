@@ -1,5 +1,5 @@
 """A kept quad that borrows a side from something else (its opposite sides differ too much, see
-``detect.plausible``) gives way to the card-like candidates it holds or lies in, and only to those."""
+``detect.plausible``) gives way to the card-like candidates it holds, and only to those."""
 
 from __future__ import annotations
 
@@ -38,14 +38,6 @@ def test_a_borrowed_quad_gives_way_to_the_card_it_holds() -> None:
     cfg = detect_mod.default_config()
     out = detect_mod._unborrowed([NEIGHBOUR, BORROWED], [CARD, NEIGHBOUR, BORROWED], CARD[2], cfg)
     assert _same(out, [NEIGHBOUR, CARD])
-
-
-def test_a_borrowed_quad_inside_a_card_gives_way_to_it() -> None:
-    cfg = detect_mod.default_config()
-    piece = _cand([[105, 105], [150, 105], [140, 150], [110, 150]])  # closed off by lines of the face
-    assert not detect_mod._sides_match(piece[0], cfg)
-    assert _same(detect_mod._unborrowed([NEIGHBOUR, piece], [CARD, NEIGHBOUR, piece], CARD[2], cfg),
-                 [NEIGHBOUR, CARD])
 
 
 def test_the_outermost_of_nested_candidates_is_the_card() -> None:
