@@ -618,8 +618,8 @@ def detect(image: NDArray[np.uint8], config: DetectConfig | None = None) -> Dete
                 # box), it reaches into no other card and holds no two cards: the outermost
                 # outline wins, as within one pass
                 kept[clash[0]] = cand
-    if med > 0:  # a quad with a borrowed side gives way to the cards it holds
-        kept = _unborrowed(kept, [c for rank in ranked for cands in rank for c in cands], med, cfg)
+    if med > 0:  # a quad with a borrowed side gives way to the cards it holds (no completed guess)
+        kept = _unborrowed(kept, [c for rank in ranked[:3] for cands in rank for c in cands], med, cfg)
     out = [CardQuad(quad, is_partial, area) for quad, is_partial, area in kept]
     out.sort(key=lambda q: (q.partial, -q.area))
     return Detection(tuple(out), cannies.get(propose_key) if propose_key is not None else None)
