@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
+import pytest
 
 from vision.cards import detect as detect_mod
 
@@ -66,3 +67,26 @@ def test_a_candidate_another_kept_quad_explains_is_not_freed() -> None:
     cfg = detect_mod.default_config()
     # the card inside the borrowed quad is already kept (found by another pass, say): nothing to free
     assert _same(detect_mod._unborrowed([CARD, BORROWED], [CARD], CARD[2], cfg), [CARD, BORROWED])
+
+
+def _detect_with(monkeypatch: pytest.MonkeyPatch, card_rank: int) -> list[np.ndarray]:
+    """``detect`` on a blank photo whose every pass finds the borrowed quad, three cards apart and
+    ``CARD`` (inside the borrowed quad) at rank ``card_rank``."""
+    apart = [_cand([[x, 300], [x + 63, 300], [x + 63, 388], [x, 388]]) for x in (300, 400, 500)]
+    found = [(q, p, a, 0) for q, p, a in [*apart, BORROWED]] + [(*CARD, card_rank)]
+
+    def candidates(edges: np.ndarray, cfg: detect_mod.DetectConfig) -> list:
+        return [(q.copy(), p, a, r) for q, p, a, r in found]
+
+    monkeypatch.setattr(detect_mod, "_candidates", candidates)
+    return [q.corners for q in detect_mod.detect(np.zeros((480, 640, 3), np.uint8))]
+
+
+def test_detect_frees_an_outlined_card_but_no_completed_guess(monkeypatch: pytest.MonkeyPatch) -> None:
+    def has(quads: list[np.ndarray], cand: Cand) -> bool:
+        return any(np.abs(q - cand[0]).max() < 1.0 for q in quads)
+
+    weak = _detect_with(monkeypatch, 1)  # a card with a side along no edge: an outline of its own
+    assert has(weak, CARD) and not has(weak, BORROWED)
+    cut = _detect_with(monkeypatch, 3)  # completed over a lost corner: a guess, it frees nothing
+    assert has(cut, BORROWED) and not has(cut, CARD)
