@@ -67,6 +67,18 @@ def test_a_ring_joined_to_a_neighbours_mark_is_the_cells_own() -> None:
     assert read_marks(face, grid, plain, ink=ink).state.tolist() == [[1, 1, 0]]
 
 
+def test_a_strokes_overshoot_stays_its_own_when_its_cell_holds_under_half_of_it() -> None:
+    plain = np.array([["#", "#", "#"]])
+    face, grid = row_face(3, S)
+    # a stroke drawn along the top of the middle cell, overshooting far into both neighbours: the
+    # middle cell holds less than half of it, each neighbour less than own_share
+    cv2.line(face, (S - 28, 9), (2 * S + 28, 9), BLUE, 3)
+    ink = cell_ink(face, grid, plain)
+    assert default_config().stroke_home <= default_config().own_share
+    assert ink.ring[0, 1] > 0.0
+    assert ink.ring[0, 0] == 0.0 and ink.ring[0, 2] == 0.0
+
+
 def test_a_ring_drawn_on_the_outline_is_a_mark() -> None:
     plain = np.array([["#", "#", "#"]])
     face, grid = row_face(3, S)

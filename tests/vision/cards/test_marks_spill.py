@@ -25,19 +25,19 @@ def _joined_hatching(face: np.ndarray, x0: int, x1: int) -> None:
 
 
 def test_hatching_reaching_into_a_cell_from_one_side_leaves_it_unmarked() -> None:
-    plain = np.array([["#", "#", "#", "#"]])
-    face, grid = row_face(4, S)
-    # the middle two cells hatched as one stroke overshooting 15 px into the outer two: no cell
-    # holds most of it, so it is nobody's stroke and stays where it lies
-    _joined_hatching(face, S - 15, 3 * S + 15)
+    plain = np.array([["#", "#", "#", "#", "#"]])
+    face, grid = row_face(5, S)
+    # the middle three cells hatched as one stroke overshooting 15 px into the outer two: no cell
+    # holds stroke_home of it, so it is nobody's stroke and stays where it lies
+    _joined_hatching(face, S - 15, 4 * S + 15)
     ink = cell_ink(face, grid, plain)
     assert ink.offset is not None
-    assert ink.offset[0, 0] > 0.3 and ink.offset[0, 3] > 0.3  # the ink lies along one side
-    assert ink.offset[0, 1] < 0.05 and ink.offset[0, 2] < 0.05  # spread over the whole cell
-    assert read_marks(face, grid, plain, ink=ink).state.tolist() == [[0, 1, 1, 0]]
+    assert ink.offset[0, 0] > 0.3 and ink.offset[0, 4] > 0.3  # the ink lies along one side
+    assert max(ink.offset[0, 1:4]) < 0.05  # spread over the whole cell
+    assert read_marks(face, grid, plain, ink=ink).state.tolist() == [[0, 1, 1, 1, 0]]
     # without the second stage the outer cells are left open
     first_only = replace(default_config(), spill_offset=1.0)
-    assert read_marks(face, grid, plain, ink=ink, config=first_only).state.tolist() == [[-1, 1, 1, -1]]
+    assert read_marks(face, grid, plain, ink=ink, config=first_only).state.tolist() == [[-1, 1, 1, 1, -1]]
 
 
 def _printed_x(face: np.ndarray, x0: int) -> None:
