@@ -619,38 +619,56 @@ def detect(image: NDArray[np.uint8], config: DetectConfig | None = None) -> Dete
                 # outline wins, as within one pass
                 kept[clash[0]] = cand
     if med > 0:  # a quad with a borrowed side gives way to the cards it holds (no completed guess)
-        kept = _unborrowed(kept, [c for rank in ranked[:3] for cands in rank for c in cands], med, cfg)
+        kept = _unborrowed(kept, [c for rank in ranked[:3] for cands in rank for c in cands], med, cfg,
+                           [c for cands in per_pass for c in cands])
     out = [CardQuad(quad, is_partial, area) for quad, is_partial, area in kept]
     out.sort(key=lambda q: (q.partial, -q.area))
     return Detection(tuple(out), cannies.get(propose_key) if propose_key is not None else None)
 
 
+_Cand = tuple[NDArray[np.float64], bool, float]
+
+
 def _unborrowed(kept: list[tuple[NDArray[np.float64], bool, float]],
                cands: list[tuple[NDArray[np.float64], bool, float]], med: float, cfg: DetectConfig,
+               outlined: list[tuple[NDArray[np.float64], bool, float]] | None = None,
                ) -> list[tuple[NDArray[np.float64], bool, float]]:
-    """The kept quads, each one that borrows a side from something else (see :func:`plausible`)
-    and holds card-like candidates giving way to them.
+    """The kept quads, those that borrow a side from something else (see :func:`plausible`)
+    giving way to the card-like candidates that explain them.
 
     A quad with a borrowed side that holds a card-like candidate is that card and something else
-    (a touching neighbour, a table line) taken together: a complete candidate of any pass and rank
-    of the photo's card size (within ``card_area_tol`` of ``med``, the median complete candidate's
-    area) whose opposite sides match, lying inside it (more than ``held_inside`` of its area) and
-    clashing with no other kept quad (sharing more than ``nest_overlap`` of the smaller), is the
-    card it holds. Otherwise the quad stays, for the reader to judge (it seeds the proposals).
+    (a touching neighbour, a table line) taken together; one that lies inside a card-like candidate
+    of the ``outlined`` ones (every side along an edge) is a part of that card, closed off by a
+    line of its face. A complete candidate of ``cands`` of the photo's card size (within
+    ``card_area_tol`` of ``med``, the median complete candidate's area) whose opposite sides match
+    explains such a quad when either holds more than ``held_inside`` of the other's area as said;
+    it replaces the quads with a borrowed side it explains when it clashes (shares more than
+    ``nest_overlap`` of the smaller) with no other kept quad. Otherwise they stay, for the reader to
+    judge (their sides seed the proposals).
     """
-    def clash(a: tuple[NDArray[np.float64], bool, float], b: tuple[NDArray[np.float64], bool, float]) -> bool:
+    whole = outlined or []
+
+    def clash(a: _Cand, b: _Cand) -> bool:
         return _overlap(a[0], b[0]) > cfg.nest_overlap * min(a[2], b[2])
+
+    def explains(c: _Cand, k: _Cand) -> bool:
+        """Whether the candidate ``c`` explains the kept quad ``k`` (one with a borrowed side)."""
+        if k[1] or _sides_match(k[0], cfg):
+            return False
+        shared = _overlap(c[0], k[0])
+        return (shared > cfg.held_inside * c[2]
+                or (any(c is o for o in whole) and shared > cfg.held_inside * k[2]))
 
     out = list(kept)
     for cand in kept:
-        if cand[1] or _sides_match(cand[0], cfg):
+        if not any(cand is k for k in out) or cand[1] or _sides_match(cand[0], cfg):
             continue
-        others = [k for k in out if k is not cand]
         free = [c for c in cands if not c[1] and abs(c[2] / med - 1.0) < cfg.card_area_tol
-                and _sides_match(c[0], cfg) and _overlap(c[0], cand[0]) > cfg.held_inside * c[2]
-                and not any(clash(c, k) for k in others)]
+                and _sides_match(c[0], cfg) and explains(c, cand)
+                and all(explains(c, k) or not clash(c, k) for k in out if k is not cand)]
         if free:
-            out = others + _suppress(free, cfg)
+            chosen = _suppress(free, cfg)
+            out = [k for k in out if not any(explains(c, k) for c in chosen)] + chosen
     return out
 
 

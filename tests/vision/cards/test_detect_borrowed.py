@@ -90,3 +90,17 @@ def test_detect_frees_an_outlined_card_but_no_completed_guess(monkeypatch: pytes
     assert has(weak, CARD) and not has(weak, BORROWED)
     cut = _detect_with(monkeypatch, 3)  # completed over a lost corner: a guess, it frees nothing
     assert has(cut, BORROWED) and not has(cut, CARD)
+
+
+def test_pieces_inside_an_outlined_card_give_way_to_it() -> None:
+    cfg = detect_mod.default_config()
+    # two parts of the card closed off by lines of its face, each with a borrowed side
+    pieces = [_cand([[105, 105], [150, 105], [140, 150], [110, 150]]),
+              _cand([[110, 155], [155, 155], [145, 185], [120, 185]])]
+    assert not any(detect_mod._sides_match(p[0], cfg) for p in pieces)
+    out = detect_mod._unborrowed([NEIGHBOUR, *pieces], [CARD, NEIGHBOUR], CARD[2], cfg, [CARD, NEIGHBOUR])
+    assert _same(out, [NEIGHBOUR, CARD])
+    # the card not outlined all round (a side along no edge): it may be two touching cards, the
+    # pieces stay for the reader to judge
+    out = detect_mod._unborrowed([NEIGHBOUR, *pieces], [CARD, NEIGHBOUR], CARD[2], cfg, [NEIGHBOUR])
+    assert _same(out, [NEIGHBOUR, *pieces])
