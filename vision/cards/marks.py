@@ -9,6 +9,10 @@ the print, above what the print itself leaves there. That baseline is learnt fro
 of the symbol in the photo when there are enough of them (:func:`print_templates`), else from
 the other cells of the symbol on the same card (or its clean reference face, when one exists).
 
+The cell outline is shared by the whole lattice: its width is learnt from all the lattice's line
+segments at once (pen only adds ink to a few of them) and left out of each plain cell, so that a
+thick blurred outline does not read as a ring drawn on it (:func:`_outline_cleared`).
+
 Pen strokes are traced across the cell outlines: a stroke overshooting from a neighbour is that
 neighbour's, not ink of the plain cell it reaches into. A ring drawn on a cell's outline shows
 in all four inside corners. Two thresholds per decision: below ``lo`` unmarked, above ``hi``
@@ -77,6 +81,11 @@ class MarksConfig:
     spill_offset: float
     print_edge_px: int
     print_edge_run: float
+    outline_on: float
+    outline_edge: float
+    outline_along: float
+    outline_depth: float
+    outline_slack_px: int
 
 
 @cache
@@ -90,7 +99,8 @@ class CellInk:
     """Ink shares per cell, each ``(rows, cols)`` float64 in [0, 1].
 
     ``ring``/``centre``: the cell's ink in the band inside the outline and in the centre disc (in
-    a plain cell, without the ink of a neighbour's stroke overshooting into it).
+    a plain cell, without the lattice's outline reaching in and the ink of a neighbour's stroke
+    overshooting into it).
     ``ring_res``/``centre_res``: ink that is not of the hue of the cell's printed symbol.
     ``sectors``/``sectors_res``: share of the ring's eight angular sectors that carry ink (a
     stroke overshooting from a neighbour touches one or two; a mark crosses or circles the cell).
@@ -104,8 +114,9 @@ class CellInk:
     its own ink in a plain cell) lies from the centre of its inside, as a share of the inside's
     side (0 without such ink; a mark is drawn on its cell, a neighbour's stroke reaching in lies
     along one side).
-    ``masks``: ``(rows, cols, S, S)`` bool, each cell's ink resampled to ``S = mask_px`` square
-    (empty for water), to compare cells printed with the same symbol pixel by pixel.
+    ``masks``: ``(rows, cols, S, S)`` bool, each cell's ink (the outline's reaching in included)
+    resampled to ``S = mask_px`` square (empty for water), to compare cells printed with the same
+    symbol pixel by pixel.
     """
 
     ring: NDArray[np.float64]
@@ -174,10 +185,13 @@ def cell_ink(face: NDArray[np.uint8], grid: Grid, printed: NDArray[np.str_],
     # dim light and blur fade a printed symbol's colours as they fade the ink: the chroma that
     # shows a pixel of the symbol's hue follows the ink thresholds' scale
     chroma_on = cfg.symbol_chroma * ink_dist / cfg.ink_dist
-    ink_map = _ink_map(lab, paper, geo, ink_dist, ink_dark, cfg)
+    raw_map = _ink_map(lab, paper, geo, ink_dist, ink_dark, cfg)
+    # the verdicts read the ink without the outline's; the masks the pooled print is learnt from
+    # keep it (the print is compared with each cell's mask less straight runs along its sides)
+    ink_map = _outline_cleared(raw_map, geo, cfg)
     strokes, alien_of = _foreign_ink(ink_map, grid, geo, (window[0].start, window[1].start), cfg)
     cells: dict[tuple[int, int], tuple[NDArray[np.bool_], NDArray[np.bool_], NDArray[np.bool_],
-                                       NDArray[np.float32]]] = {}
+                                       NDArray[np.float32], NDArray[np.bool_]]] = {}
     shades: dict[str, list[NDArray[np.float32]]] = {}
     vivid_shades: dict[str, list[NDArray[np.float32]]] = {}
     for cell in geo:
@@ -202,7 +216,7 @@ def cell_ink(face: NDArray[np.uint8], grid: Grid, printed: NDArray[np.str_],
             if own.any():
                 shades.setdefault(sym, []).append(light[own])
                 vivid_shades.setdefault(sym, []).append(light[vivid])
-        cells[(r, c)] = (patch, own, alien, light)
+        cells[(r, c)] = (patch, own, alien, light, raw_map[sl])
     # the print's own lightness on this card: pen over a symbol keeps much of its hue but is
     # clearly darker than the print, so such pixels are residual ink too. It is the lightness of
     # the print's clearly coloured pixels (the full symbol_chroma) when it has any: the lower
@@ -242,8 +256,8 @@ def cell_ink(face: NDArray[np.uint8], grid: Grid, printed: NDArray[np.str_],
         weight = res_mine.reshape(len(keys), -1).astype(np.float64)
         amount = np.maximum(weight.sum(axis=1), 1.0)
         out[9][at] = np.hypot(weight @ z.u.ravel(), weight @ z.v.ravel()) / amount
-        for n, rc in enumerate(keys):
-            masks[rc] = cv2.resize(patch[n].astype(np.float32), (cfg.mask_px, cfg.mask_px),
+        for rc in keys:
+            masks[rc] = cv2.resize(cells[rc][4].astype(np.float32), (cfg.mask_px, cfg.mask_px),
                                    interpolation=cv2.INTER_AREA) >= cfg.mask_on
     return CellInk(*out[:8], masks, out[8], out[9])
 
@@ -501,6 +515,85 @@ def _ink_map(lab: NDArray[np.float32], paper: NDArray[np.float32], cells: list[_
         return covered
     dist = _lab_distance(lab - ref)
     return covered & ((dist > ink_dist) | (lab[:, :, 0] < ref[:, :, 0] - ink_dark))
+
+
+def _outline_cleared(ink_map: NDArray[np.bool_], cells: list[_Cell],
+                     cfg: MarksConfig) -> NDArray[np.bool_]:
+    """``ink_map`` ``(H, W)`` bool without the ink of the cells' outlines reaching into their boxes.
+
+    Every cell of the lattice shares one outline: blur and a tilted view widen it alike along
+    every line, past the ``inner_frac`` band the ring leaves out, so each cell's ring holds a thin
+    frame of outline ink on all four sides (read as a ring drawn on the outline). Each side of
+    each cell (a segment) is sampled along the middle ``outline_along`` of its length, up to
+    ``outline_depth`` of the cell's side in from its line. The outline is a straight run along the
+    whole segment: its core reaches as deep as ``outline_on`` of the segment's length is ink (a
+    pen stroke crossing the side covers a little of it, a ring drawn in the cell curves away
+    from it), its blurred edge as deep as ``outline_edge`` of it is.
+
+    The outline's width is the same across every line: it is the narrowest sum of the cores
+    on the two sides of a line between two cells (pen only adds ink; a lattice line found a
+    little off the outline's centre moves ink from one side to the other, never changes the sum),
+    plus ``outline_slack_px`` for the blurred edges. Each segment is cleared to its edge's reach,
+    at most the width less the core on the other side of its line (at least half the width: pen
+    on both sides), or, with no cell on the other side, at most the least core along its side of
+    the line plus the slack. What a pen ring drawn against the outline adds past that stays ink.
+    Only plain cells are cleared: a symbol cell's ink is judged beyond its print as the photo's
+    cells of its class show it, outline and all.
+    """
+    # segment -> (core, edge) reach; a segment is (axis, line, place along it, side): side 1 the
+    # cell after the line (below or right of it), 0 before it
+    reach: dict[tuple[str, int, int, int], tuple[int, int]] = {}
+    kept: list[tuple[_Cell, tuple[tuple[str, int, int, int], ...]]] = []
+    for cell in cells:
+        m = ink_map[cell.box]
+        h, w = m.shape
+        depth = int(cfg.outline_depth * min(h, w))
+        if depth < 1:
+            continue
+        (r, c), a = cell.rc, cfg.outline_along
+        x0, x1 = round((1 - a) / 2 * w), round((1 + a) / 2 * w)
+        y0, y1 = round((1 - a) / 2 * h), round((1 + a) / 2 * h)
+        sides = (("h", r, c, 1), ("h", r + 1, c, 0), ("v", c, r, 1), ("v", c + 1, r, 0))
+        profiles = (m[:depth, x0:x1].mean(axis=1), m[:-depth - 1:-1, x0:x1].mean(axis=1),
+                    m[y0:y1, :depth].mean(axis=0), m[y0:y1, :-depth - 1:-1].mean(axis=0))
+        for key, prof in zip(sides, profiles, strict=True):
+            reach[key] = (_run_depth(prof, cfg.outline_on), _run_depth(prof, cfg.outline_edge))
+        kept.append((cell, sides))
+    if not reach:
+        return ink_map
+    cores = [d[0] + reach[(ax, line, at, 0)][0] for (ax, line, at, side), d in reach.items()
+             if side == 1 and (ax, line, at, 0) in reach]
+    width = (min(cores) if cores else 2 * min(d[0] for d in reach.values())) + cfg.outline_slack_px
+    least: dict[tuple[str, int, int], int] = {}
+    for (ax, line, _, side), d in reach.items():
+        least[(ax, line, side)] = min(d[0], least.get((ax, line, side), d[0]))
+
+    def cleared(key: tuple[str, int, int, int]) -> int:
+        """How deep the outline reaches into the segment ``key``."""
+        other = (key[0], key[1], key[2], 1 - key[3])
+        if other in reach:
+            return min(reach[key][1], max(width - reach[other][0], width // 2))
+        return min(reach[key][1], least[(key[0], key[1], key[3])] + cfg.outline_slack_px, width)
+
+    out = ink_map.copy()
+    for cell, sides in kept:
+        if cell.sym != "#":
+            continue
+        top, bottom, left, right = (cleared(k) for k in sides)
+        box = out[cell.box]
+        box[:top] = False
+        box[box.shape[0] - bottom:] = False
+        box[:, :left] = False
+        box[:, box.shape[1] - right:] = False
+    return out
+
+
+def _run_depth(profile: NDArray[np.float64], share: float) -> int:
+    """How deep from its line a segment's ink holds at least ``share`` of its length: the first
+    depth of ``profile`` ``(depth,)`` float64 (the inked share at each depth) below ``share``, or
+    its length."""
+    below = np.flatnonzero(profile < share)
+    return int(below[0]) if below.size else len(profile)
 
 
 def _foreign_ink(ink_map: NDArray[np.bool_], grid: Grid, cells: list[_Cell], origin: tuple[int, int],
