@@ -138,6 +138,7 @@ class BoardConfig:
     lattice_rescue_quality: float = 0.6
     lattice_candidates: int = 10
     lattice_margin_trim: float = 0.05
+    lattice_grow: tuple[int, ...] = (1, 2, 3)
     shade_percentile: float = 5.0
     shade_min_clipped: int = 1
     light_hand_ring: float = 0.5

@@ -7,7 +7,9 @@ Every board carries 25 round spots on a regular square lattice in its middle. Tw
   straightens a lattice bent by a misplaced corner, and carries the board's corners with it.
 - :func:`find_lattice_candidates`: without any outline (a board blending into the table), round
   blobs of any colour are found at a few scales, and the 5x5 projective lattice explaining most
-  of them (hypotheses from a blob and two neighbours of its size, refined to a homography) gives
+  of them (hypotheses from a blob and two neighbours of its size, refined to a homography; under
+  strong perspective the affine lattice of those three holds only near them, so it is also grown
+  outwards, a homography refitted on the blobs one reach further at a time) gives
   the board, extended by the frame width whose square outline shows the strongest edges. The
   strongest ``lattice_max_blobs`` blobs are searched first; more (``lattice_wide_blobs``) only
   when those explain no full lattice, and their lattice is kept only when it explains at least
@@ -261,6 +263,10 @@ def _lattice_fit(pts: NDArray[np.float64], hom: NDArray[np.float64],
         uv = cv2.perspectiveTransform(pts.reshape(-1, 1, 2), inv).reshape(-1, 2)
         near = np.round(uv)
         ok = np.linalg.norm(uv - near, axis=1) < cfg.lattice_residual
+        # only places within reach: a board holding the hypothesis's origin lies within four
+        # places of it (first pass), later passes' windows at 0..4 (a fit gone wild would spread
+        # the places over a huge window histogram)
+        ok &= (np.abs(near - 2.0) <= 6.0).all(axis=1)
         if ok.sum() < cfg.lattice_min_spots:
             return None
         coords = near[ok].astype(np.int64)
@@ -283,6 +289,66 @@ def _lattice_fit(pts: NDArray[np.float64], hom: NDArray[np.float64],
             return None
         hom = new
     return count, hom
+
+
+def _grow(pts: NDArray[np.float64], hom: NDArray[np.float64],
+          cfg: BoardConfig) -> NDArray[np.float64] | None:
+    """A lattice from a blob and two neighbours, grown outwards under perspective.
+
+    The affine lattice of one blob and two neighbours holds only near that blob: perspective
+    changes the pitch from row to row, and the error of an affine guess grows with the distance
+    from its origin. The blobs within ``lattice_grow[0]`` places of the origin are refitted (an
+    affine map within one place, where the blobs' scatter outweighs the change of pitch; a
+    homography, lattice coordinates -> pixels, from two places on), which predicts the places one
+    reach further out, and so on. A fit whose horizon crosses a board's reach is given up.
+
+    Parameters
+    ----------
+    pts : (N, 2) float64 array, blob centres in pixels
+    hom : (3, 3) float64 array, the affine guess: lattice coordinates (origin at 0, 0) -> pixels
+    cfg : BoardConfig
+        ``lattice_grow`` (the reaches, in lattice places around the origin) and
+        ``lattice_residual`` (a blob's largest distance from its place, in places).
+
+    Returns
+    -------
+    (3, 3) float64 array or None
+        The grown homography; None when fewer than four places near the origin hold a blob.
+    """
+    for reach in cfg.lattice_grow:
+        uv = cv2.perspectiveTransform(pts.reshape(-1, 1, 2), np.linalg.inv(hom)).reshape(-1, 2)
+        near = np.round(uv)
+        res = np.linalg.norm(uv - near, axis=1)
+        ok = np.flatnonzero((res < cfg.lattice_residual) & (np.abs(near).max(axis=1) <= reach))
+        # one blob per place: the nearest to it
+        key = (near[ok, 1] + reach) * (2 * reach + 1) + near[ok, 0] + reach
+        order = np.lexsort((res[ok], key))
+        first = ok[order[np.r_[True, key[order][1:] != key[order][:-1]]]] if len(ok) else ok
+        if len(first) < 4:
+            return None
+        if reach < 2:
+            src = np.column_stack([near[first], np.ones(len(first))])
+            aff = np.linalg.lstsq(src, pts[first], rcond=None)[0].T  # (2, 3)
+            new = np.vstack([aff, [0.0, 0.0, 1.0]])
+        else:
+            new, _ = cv2.findHomography(near[first], pts[first], 0)
+        if new is None or not _in_front(new):
+            return None
+        hom = new
+    return hom
+
+
+# the corners of the lattice places any spot of a board reaches: a board's other spots lie within
+# four places of it on each axis, (4, 2) float64 lattice coordinates
+_REACH = np.array([[-4, -4], [4, -4], [4, 4], [-4, 4]], np.float64)
+
+
+def _in_front(hom: NDArray[np.float64]) -> bool:
+    """Whether a lattice homography (lattice coordinates -> pixels, (3, 3) float64) keeps every
+    place within a board's reach of its origin on one side of its horizon, as the view of a
+    flat board does (a fit that bends through its horizon explains texture, not a board)."""
+    w = _REACH @ hom[2, :2] + hom[2, 2]
+    return bool((w * hom[2, 2] > 0).all())
 
 
 def _hypotheses(pts: NDArray[np.float64], sig: NDArray[np.float64],
@@ -344,6 +410,12 @@ def _hypotheses(pts: NDArray[np.float64], sig: NDArray[np.float64],
         hom = np.array([[mats[m, 0, 0], mats[m, 0, 1], origin[m, 0]],
                         [mats[m, 1, 0], mats[m, 1, 1], origin[m, 1]], [0.0, 0.0, 1.0]])
         got = _lattice_fit(pts, hom, cfg)
+        # the affine guess holds only near its origin under perspective: the lattice grown
+        # outwards from it replaces it when it explains more spots
+        grown = _grow(pts, hom, cfg)
+        bent = None if grown is None else _lattice_fit(pts, grown, cfg)
+        if bent is not None and (got is None or bent[0] > got[0]):
+            got = bent
         if got is None:
             continue
         at = cv2.perspectiveTransform(_GRID.reshape(-1, 1, 2), got[1]).reshape(25, 2)
