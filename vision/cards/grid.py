@@ -596,6 +596,43 @@ def grown_lattices(shape: tuple[int, ...], grid: Grid, px_per_mm: float, config:
     return out
 
 
+def slid_lattices(shape: tuple[int, ...], grid: Grid, px_per_mm: float, config: GridConfig | None = None,
+                  ) -> list[tuple[NDArray[np.float64], NDArray[np.float64]]]:
+    """Every lattice of the spacing and phase of ``grid`` that lies on the face: on each axis,
+    each window of ``min_lines`` to ``max_lines`` consecutive lines of the lattice carried on over
+    the face, every line at least ``extend_margin_mm`` inside it.
+
+    On a dark or blurred face a line of the card's art (the numeral band, the island's edge)
+    peaks like a grid line while the grid's last outline is lost: the lattice found has the
+    grid's spacing and phase but sits a row off, or a row short at one end and a row long at the
+    other. The grid is one of these windows; the cells' outlines and the catalog tell which.
+
+    Parameters
+    ----------
+    shape : (H, W, ...)
+        The face's shape.
+    grid : Grid
+
+    Returns
+    -------
+    list of (xs, ys)
+        Each window's vertical and horizontal lines ``(cols + 1,)`` and ``(rows + 1,)`` float64,
+        ``grid``'s own included when it lies on the face.
+    """
+    cfg = config or default_config()
+    h, w = shape[:2]
+    margin = cfg.extend_margin_mm * px_per_mm
+    per_axis = []
+    for lines, size in ((grid.xs, w), (grid.ys, h)):
+        step = float(lines[-1] - lines[0]) / (len(lines) - 1)
+        first = -int(np.floor((float(lines[0]) - margin) / step))
+        last = int(np.floor((size - 1 - margin - float(lines[0])) / step))
+        carried = float(lines[0]) + step * np.arange(first, last + 1)
+        per_axis.append([carried[s:s + n] for n in range(cfg.min_lines, cfg.max_lines + 1)
+                         for s in range(len(carried) - n + 1)])
+    return [(xs, ys) for xs in per_axis[0] for ys in per_axis[1]]
+
+
 def measure_lattice(lines: FaceLines, xs: NDArray[np.float64], ys: NDArray[np.float64],
                     config: GridConfig | None = None) -> Grid:
     """The grid of lines ``xs`` and ``ys`` on a face, each position's presence and the cells'

@@ -170,10 +170,7 @@ def _outline_candidates(shape: tuple[int, ...], lines: grid_mod.FaceLines, grids
         whether it is plausible without the catalog; at least one.
     """
     def fit(g: grid_mod.Grid) -> float:
-        layouts = table.get(g.shape)
-        if not layouts:
-            return -1.0
-        return float(grid_mod.layout_fits(lines, g, layouts[0], cfg, edges=layouts[2]).max())
+        return _layout_fit(lines, g, table, cfg)
 
     scored: list[tuple[float, grid_mod.Grid, tuple[int, int] | None]] = []  # fit, lattice, line grown
     seen: set[bytes] = set()
@@ -201,6 +198,47 @@ def _outline_candidates(shape: tuple[int, ...], lines: grid_mod.FaceLines, grids
             edge = g.presence[:, min(k, g.shape[1] - 1)] if axis == 0 else g.presence[min(k, g.shape[0] - 1)]
             plausible = clear or float(edge.max()) >= cfg.extend_presence
         yield f, g, plausible
+
+
+def _layout_fit(lines: grid_mod.FaceLines, grid: grid_mod.Grid, table: _Layouts,
+                cfg: grid_mod.GridConfig) -> float:
+    """How well the best catalog layout of a lattice's shape explains the outlines around it
+    (:func:`vision.cards.grid.layout_fits`); ``-1.0`` for a shape no card has."""
+    layouts = table.get(grid.shape)
+    if not layouts:
+        return -1.0
+    return float(grid_mod.layout_fits(lines, grid, layouts[0], cfg, edges=layouts[2]).max())
+
+
+def _slid(shape: tuple[int, ...], lines: grid_mod.FaceLines, grids: list[grid_mod.Grid], table: _Layouts,
+          above: float, px_per_mm: float, cfg: grid_mod.GridConfig) -> grid_mod.Grid | None:
+    """The plausible lattice of the spacing and phase of one of ``grids``, slid along the face
+    (:func:`vision.cards.grid.slid_lattices`), that explains the outlines best, when it does so
+    better than ``above`` (the best fit of the lattices read); ``None`` when there is none.
+    Plausible: each of its outer rows and columns holds a position that looks like a cell
+    (``extend_presence``; the catalog grids are cropped to their cells). Its cells are measured
+    (in order of fit, until one is plausible)."""
+    scored: list[tuple[float, int, grid_mod.Grid]] = []
+    for g0 in grids:
+        for xs, ys in grid_mod.slid_lattices(shape, g0, px_per_mm, cfg):
+            g = dataclasses.replace(g0, xs=xs, ys=ys, presence=np.zeros((len(ys) - 1, len(xs) - 1)))
+            f = _layout_fit(lines, g, table, cfg)
+            if f > above:
+                scored.append((f, len(scored), g))
+    for _, _, g in sorted(scored, key=lambda t: (-t[0], t[1])):
+        g = dataclasses.replace(grid_mod.measure_lattice(lines, g.xs, g.ys, cfg), whole=g.whole)
+        p = g.presence
+        if min(float(p[0].max()), float(p[-1].max()), float(p[:, 0].max()),
+               float(p[:, -1].max())) >= cfg.extend_presence:
+            return g
+    return None
+
+
+def _doubted(named: identify_mod.Identity, rival: identify_mod.Identity) -> bool:
+    """Whether the catalog's reading of another lattice (``rival``) puts a name in doubt: it names
+    another card, with a better score and margin."""
+    return (named.card is not None and rival.card is not None and rival.card.id != named.card.id
+            and rival.score + rival.margin > named.score + named.margin)
 
 
 def _settle(read_on: list[_Read]) -> _Read:
@@ -246,9 +284,19 @@ def _prepare_quad(image: NDArray[np.uint8], quad: detect_mod.CardQuad, catalog: 
             # the others are neither measured nor asked about
             break
     _, g, _, o, i = _settle(read_on)
+    doubted = False
+    if i.card is not None and i.margin < cfg.identify.full_margin:
+        # named without full confidence: a lattice slid along the face that explains the outlines
+        # better than every lattice read, and on which the catalog names another card with a
+        # better score and margin, puts the name in doubt. That lattice is a guess, not found
+        # from the lines: it may unsettle a name but does not give one, so the card is unknown
+        g2 = _slid(face.image.shape, lines, grids, table, max(r[0] for r in read_on), ppm, cfg.grid)
+        if g2 is not None and _doubted(i, identify_mod.identify(
+                identify_mod.observe(face.image, g2, ppm, cfg.identify), catalog, cfg.identify)):
+            i, doubted = identify_mod.Identity(None, 0, 0.0, i.score, i.margin, i.card), True
     best: tuple[tuple[bool, float], grid_mod.Grid, identify_mod.Observation,
                identify_mod.Identity] = ((i.card is not None, i.score + i.margin), g, o, i)
-    if best[3].card is None and best[3].best is not None:
+    if not doubted and best[3].card is None and best[3].best is not None:
         # the catalog proposes a card below its acceptance floor. Its cells are then known: refit
         # the lattice to their outlines under each turn and score again (usual margins)
         g0 = best[1]
