@@ -26,7 +26,7 @@ from numpy.typing import NDArray
 
 from vision.board.config import BoardConfig
 from vision.board.learn import TokenModel
-from vision.board.spots import SpotSamples, chroma, sector_deviation, spot_features
+from vision.board.spots import SpotSamples, chroma, sector_deviation, spot_features, white_mix
 
 _U1 = np.array([1.0, -1.0, 0.0]) / np.sqrt(2.0)
 _U2 = np.array([1.0, 1.0, -2.0]) / np.sqrt(6.0)
@@ -530,6 +530,70 @@ def _unclip(x: NDArray[np.float64], sat: NDArray[np.bool_], shade: NDArray[np.fl
     return x, sat
 
 
+def glared_empty(samples: SpotSamples, eps: NDArray[np.float64], print_log: NDArray[np.float64],
+                 print_edge: float, light: NDArray[np.float64], kind_colours: NDArray[np.float64],
+                 cfg: BoardConfig) -> tuple[NDArray[np.bool_], NDArray[np.float64]]:
+    """Spots that are empty places under a glare.
+
+    A glare adds white light (the light's own colour) to whatever it falls on, so an empty place
+    under it is the board's empty print, at the light of the board around it, plus white light:
+    paler and brighter, and no longer like the print in log colour. A spot is such a place when
+    ``a * print + b * white`` (:func:`vision.board.spots.white_mix`, the light divided out)
+    explains it to within ``glare_empty_residual`` of its brightness, with the print at the light
+    of the board round the spot (``a`` within ``glare_empty_light`` of the light found the same
+    way, as the board's typical colour plus white light, on the board
+    patches next to it), the added light at least ``glare_empty_share`` of the spot's brightness
+    and the print at least ``glare_empty_print`` of it (a spot that is mostly white light is a
+    white token, or a place the glare drowns), and the kind it would be read as, plus white
+    light, explaining it at least ``glare_empty_margin`` times worse. White light added leaves the
+    print's edges as they were, so the spot's circular edge (``samples.ring``) is at most
+    ``glare_empty_ring`` times the edge of the board's clear empty places (a token's rim is
+    another edge). A print of the light's own hue (closer than ``glare_empty_separation`` in log
+    chromaticity) cannot be told from a white token under a glare: then no spot is.
+
+    Parameters
+    ----------
+    samples : SpotSamples
+    eps : (3,) float64 log offset of each channel
+    print_log : (3,) float64 log colour of the empty print less the board's around it
+    print_edge : the circular edge (as ``samples.ring``) of the board's clear empty places
+    light : (3,) float64 linear colour of white under the light (any brightness)
+    kind_colours : (25, 3) float64 linear colour of the kind each spot would be read as (any
+        brightness; NaN for none)
+    cfg : BoardConfig
+
+    Returns
+    -------
+    glared : (25,) bool array
+    residual : (25,) float64 array, what the print plus white light leaves unexplained, relative
+        to the spot's brightness
+    """
+    bg = np.log(samples.background.reshape(25, 4, 3) + eps)
+    board = np.median(bg.reshape(-1, 3), axis=0)
+    printed = board + print_log
+    if np.sqrt((chroma(printed - np.log(light)) ** 2).sum()) < cfg.glare_empty_separation:
+        return np.zeros(25, bool), np.full(25, np.inf)
+    target = samples.inner.reshape(25, 3) / light
+    bright = np.maximum(target.mean(-1), 1e-9)
+    base = np.broadcast_to(np.exp(printed) / light, target.shape)
+    a, b, cost = white_mix(target, base)
+    # the light round the spot: its board patches, each the board's colour at some light plus
+    # white light (a glare brightens the patches too)
+    patches = samples.background.reshape(100, 3) / light
+    lit = white_mix(patches, np.broadcast_to(np.exp(board) / light, patches.shape))[0]
+    local = np.median(lit.reshape(25, 4), axis=1)
+    lo, hi = cfg.glare_empty_light
+    edge = np.full(25, np.inf) if samples.ring is None else samples.ring.reshape(25)
+    fits = ((cost <= cfg.glare_empty_residual * bright) & (edge <= cfg.glare_empty_ring * print_edge)
+            & (b >= cfg.glare_empty_share * bright) & (a * base.mean(-1) >= cfg.glare_empty_print * bright)
+            & (a >= lo * local) & (a <= hi * local))
+    known = ~np.isnan(kind_colours).any(-1)
+    kcost = np.full(25, np.inf)
+    if known.any():
+        kcost[known] = white_mix(target[known], kind_colours[known] / light)[2]
+    return fits & (kcost >= cfg.glare_empty_margin * cost), cost / bright
+
+
 def classify(samples: SpotSamples, model: TokenModel, cfg: BoardConfig) -> Classification:
     """Classify the spots of one board.
 
@@ -703,11 +767,24 @@ def classify(samples: SpotSamples, model: TokenModel, cfg: BoardConfig) -> Class
         de = d_empty[tokens]
         back = flat[tokens] & boardlike[tokens] & (de < d1) & (de < cfg.empty_distance) & ~hand
         kinds[back] = "."
+        # ... and one under a glare, paled by the white light added to it, like the board's clear
+        # empty places in all but that light
+        glared = np.zeros(len(kinds), bool)
+        residual = np.full(25, np.inf)
+        if seeds.sum() >= cfg.empty_min_seeds and samples.ring is not None:
+            colours = np.full((25, 3), np.nan)
+            colours[np.flatnonzero(tokens)] = np.exp(means[best] + shift)
+            found, residual = glared_empty(samples, eps, np.median(e[seeds], axis=0),
+                                           float(np.median(samples.ring.reshape(25)[seeds])),
+                                           np.exp(shift + white), colours, cfg)
+            glared = found[tokens] & ~hand & ~blind & ~back
+        kinds[glared] = "."
         letters[tokens] = kinds
         d1 = np.where(paled, dg[np.arange(len(dg)), best], d1)
         c = (1.0 - np.exp(-np.maximum(d2 - d1, 0.0) / cfg.confidence_scale)) * np.clip(1.0 - d1 / limit, 0, 1)
         c[hand | blind | far] = 0.0
         c[back] = 1.0 - np.clip(de[back] / (2 * cfg.empty_distance), 0, 1) * 0.5
+        c[glared] = 1.0 - np.clip(residual[tokens][glared] / cfg.glare_empty_residual, 0, 1) * 0.5
         conf[tokens] = c
     cells = tuple("".join(letters[r * 5:(r + 1) * 5]) for r in range(5))
     return Classification(cells=cells, confidence=conf.reshape(5, 5), shift=shift)

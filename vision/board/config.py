@@ -142,6 +142,13 @@ class BoardConfig:
     shade_percentile: float = 5.0
     shade_min_clipped: int = 1
     light_hand_ring: float = 0.5
+    glare_empty_residual: float = 0.05
+    glare_empty_light: tuple[float, ...] = (0.6, 1.5)
+    glare_empty_share: float = 0.2
+    glare_empty_print: float = 0.25
+    glare_empty_ring: float = 1.5
+    glare_empty_margin: float = 3.0
+    glare_empty_separation: float = 0.3
 
 
 @dataclass(frozen=True)

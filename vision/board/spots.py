@@ -384,12 +384,31 @@ def sector_deviation(samples: SpotSamples, cfg: BoardConfig,
 def _glare_residual(spot: NDArray[np.float64], part: NDArray[np.float64],
                     clip: NDArray[np.bool_]) -> NDArray[np.float64]:
     """How far each part is from ``a * spot + b * white`` (``a, b >= 0``; white is ones, the
-    light divided out) on its unclipped channels, with its clipped channels reached at least.
+    light divided out) on its unclipped channels, with its clipped channels reached at least
+    (:func:`white_mix`'s cost)."""
+    return white_mix(part, spot, clip)[2]
 
-    ``spot``, ``part`` (M, 3) float64 and ``clip`` (M, 3) bool -> (M,) float64. The non-negative
-    least-squares fit on the unclipped channels is the free fit when both terms come out
-    non-negative, else the better of the two single terms.
+
+def white_mix(target: NDArray[np.float64], base: NDArray[np.float64], clip: NDArray[np.bool_] | None = None,
+              ) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
+    """Explain each ``target`` colour as ``a * base + b * white`` (``a, b >= 0``; white is ones,
+    the light divided out): a colour scaled by the light, plus white light added (a glare).
+
+    The non-negative least-squares fit on the unclipped channels is the free fit when both terms
+    come out non-negative, else the better of the two single terms; a clipped channel only has to
+    be reached.
+
+    Parameters
+    ----------
+    target, base : (M, 3) float64 arrays, linear colours with the light divided out
+    clip : (M, 3) bool array, optional, the target's clipped channels (none by default)
+
+    Returns
+    -------
+    a, b, cost : (M,) float64 arrays; ``cost`` is the length of what the fit leaves unexplained
     """
+    spot, part = base, target
+    clip = np.zeros(part.shape, bool) if clip is None else clip
     w = (~clip).astype(np.float64)
     one = np.ones_like(spot)
     # normal equations of the weighted fit, per part
@@ -403,9 +422,12 @@ def _glare_residual(spot: NDArray[np.float64], part: NDArray[np.float64],
              np.stack([np.maximum(ta, 0.0) / np.maximum(saa, 1e-12), np.zeros(len(spot))], axis=-1),
              np.stack([np.zeros(len(spot)), np.maximum(tb, 0.0) / np.maximum(sbb, 1e-12)], axis=-1)]
     best = np.full(len(spot), np.inf)
+    fit = np.zeros((len(spot), 2))
     for ab in cands:
         pred = ab[:, :1] * spot + ab[:, 1:] * one
         miss = np.where(clip, np.maximum(part - pred, 0.0), part - pred)
         cost = np.sqrt((miss ** 2).sum(-1))
-        best = np.where(np.isnan(cost), best, np.minimum(best, cost))
-    return best
+        better = ~np.isnan(cost) & (cost < best)
+        best = np.where(better, cost, best)
+        fit = np.where(better[:, None], ab, fit)
+    return fit[:, 0], fit[:, 1], best

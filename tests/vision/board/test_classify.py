@@ -10,7 +10,7 @@ import pytest
 
 from vision.board import default_config, default_model
 from vision.board.classify import classify
-from vision.board.spots import Grid, SpotSamples, fit_grid, sample_spots
+from vision.board.spots import Grid, SpotSamples, fit_grid, sample_spots, spot_features
 from vision.synth.board import render_board_face
 from vision.synth.camera import cast_config
 
@@ -441,3 +441,102 @@ def test_a_token_paled_by_glare_fits_its_kind_once_paled_as_much_as_it_is_lifted
     assert _distances(pale, means, np.zeros(3), cfg, glare=True)[0, iu] == pytest.approx(
         _distances(pale, means, np.zeros(3), cfg)[0, iu])
     assert _distances(pale, means, np.zeros(3), cfg)[0, iu] > limit
+
+
+def _glared(style: str, spot: tuple[int, int], amount: float) -> tuple[np.ndarray, Grid]:
+    """LAYOUT in ``style`` at 0.8 of full light, with a round glare (white light ``amount`` of full
+    scale at its peak, half a pitch wide) centred on ``spot``."""
+    cfg = default_config()
+    face = render_board_face(LAYOUT, style, np.random.default_rng(11))
+    rect = cv2.resize(face.image, (cfg.rect_size, cfg.rect_size), interpolation=cv2.INTER_AREA)
+    plain = fit_grid(rect, cfg)
+    cx, cy = plain.centres[spot]
+    yy, xx = np.mgrid[0:cfg.rect_size, 0:cfg.rect_size]
+    blob = np.exp(-((xx - cx) ** 2 + (yy - cy) ** 2) / (2 * (0.45 * plain.pitch) ** 2))
+    lit = np.clip(rect.astype(np.float32) * 0.8 + 255.0 * amount * blob[..., None], 0, 255).astype(np.uint8)
+    return lit, fit_grid(lit, cfg)
+
+
+@pytest.mark.parametrize("spot", [(1, 1), (3, 2), (0, 3)])
+@pytest.mark.parametrize("amount", [0.3, 0.45])
+def test_an_empty_place_on_a_dark_board_under_a_glare_is_empty(spot: tuple[int, int], amount: float) -> None:
+    cfg = default_config()
+    rect, grid = _glared("night", spot, amount)
+    # the glare pales the dark print towards grey: it is the print plus white light, no black token
+    assert classify(sample_spots(rect, grid, cfg), default_model(), cfg).cells == LAYOUT
+
+
+@pytest.mark.parametrize("amount", [0.2, 0.45, 0.6])
+def test_a_black_token_under_a_glare_is_no_empty_place(amount: float) -> None:
+    cfg = default_config()
+    rect, grid = _glared("night", (2, 2), amount)
+    assert classify(sample_spots(rect, grid, cfg), default_model(), cfg).cells[2][2] in "K?"
+
+
+def test_a_glared_empty_place_is_the_boards_print_plus_white_light_and_nothing_else() -> None:
+    import dataclasses
+
+    from vision.board.classify import glared_empty
+
+    cfg = default_config()
+    rect, grid = _glared("night", (1, 1), 0.45)
+    samples = sample_spots(rect, grid, cfg)
+    assert samples.ring is not None
+    model = default_model()
+    eps = model.channel_eps(cfg.eps)
+    shift = classify(samples, model, cfg).shift
+    light = np.exp(shift + np.asarray(model.means)[model.kinds.index("W")])
+    kinds = np.full((25, 3), np.nan)
+    # the board's clear empty places: their print against the board, and their circular edge
+    clear = [(0, 3), (3, 2), (4, 4)]
+    e = spot_features(samples, cfg, eps)["e"]
+    print_log = np.median([e[p] for p in clear], axis=0)
+    edge = float(np.median([samples.ring[p] for p in clear]))
+    glared, residual = glared_empty(samples, eps, print_log, edge, light, kinds, cfg)
+    assert glared[6] and residual[6] <= cfg.glare_empty_residual
+    assert glared.sum() == 1  # tokens and clear empty places are not print plus white light
+    # the light-coloured half of the fit alone is no print seen through a glare
+    drowned = dataclasses.replace(cfg, glare_empty_print=1.0)
+    assert not glared_empty(samples, eps, print_log, edge, light, kinds, drowned)[0].any()
+    # a spot with a token's rim is no empty place, whatever its colour
+    assert not glared_empty(samples, eps, print_log, samples.ring[1, 1] / (2 * cfg.glare_empty_ring),
+                            light, kinds, cfg)[0].any()
+    # a grey board: its print plus white light is grey, like a white or black token under a glare
+    grey = samples.background.mean(-1, keepdims=True).repeat(3, -1)
+    greyed = dataclasses.replace(samples, background=grey)
+    assert not glared_empty(greyed, eps, np.zeros(3), edge, light, kinds, cfg)[0].any()
+    # a kind that, plus white light, explains the spot as well is no reason to call it empty
+    close = kinds.copy()
+    close[6] = samples.inner[1, 1]
+    assert not glared_empty(samples, eps, print_log, edge, light, close, cfg)[0][6]
+
+
+def test_white_mix_finds_the_colour_and_the_white_light_added_to_it() -> None:
+    from vision.board.spots import white_mix
+
+    base = np.array([[0.2, 0.1, 0.05], [0.3, 0.3, 0.3], [0.1, 0.4, 0.2]])
+    target = np.array([0.8, 1.5, 0.5])[:, None] * base + np.array([0.3, 0.0, 0.2])[:, None]
+    a, b, cost = white_mix(target, base)
+    assert cost == pytest.approx(0.0, abs=1e-9)
+    assert (a[0], b[0], a[2], b[2]) == pytest.approx((0.8, 0.3, 0.5, 0.2))
+    # a grey base and white light are one direction: the fit explains it either way
+    assert a[1] * 0.3 + b[1] == pytest.approx(0.45)
+    # no negative light: a colour darker than the base in one channel is explained by the base
+    # scaled down, not by white light taken away
+    a, b, _ = white_mix(np.array([[0.2, 0.05, 0.05]]), np.array([[0.2, 0.1, 0.05]]))
+    assert a[0] >= 0.0 and b[0] >= 0.0
+    # a clipped channel only has to be reached: the true value is at least what it shows
+    clip = np.array([[False, False, True]])
+    base = np.array([[0.4, 0.2, 0.1]])
+    assert white_mix(np.array([[0.4, 0.2, 0.05]]), base, clip)[2][0] == pytest.approx(0.0, abs=1e-9)
+    assert white_mix(np.array([[0.4, 0.2, 0.05]]), base)[2][0] > 0.04
+
+
+@pytest.mark.parametrize("spot", [(0, 0), (1, 2), (2, 0), (0, 4)])
+def test_a_token_under_a_glare_on_a_dark_board_is_no_empty_place(spot: tuple[int, int]) -> None:
+    cfg = default_config()
+    for amount in (0.3, 0.6):
+        rect, grid = _glared("night", spot, amount)
+        # a white token is mostly white light under a glare: no print shows through it
+        assert classify(sample_spots(rect, grid, cfg), default_model(), cfg).cells[spot[0]][spot[1]] == \
+            LAYOUT[spot[0]][spot[1]]
