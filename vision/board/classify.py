@@ -7,7 +7,8 @@ shadows), then:
 1. a spot whose surrounding board patches, or whose sectors, disagree is covered by something
    (a hand) and is unknown;
 2. a spot that looks like the board around it (or like the enrolled empty spot), with no emblem
-   texture, is empty;
+   texture, is empty (unless no other empty place vouches for it and, once the light is known, a
+   token's kind fits it better: a light token on a light board);
 3. the light's cast and brightness are found as the shift that best explains all remaining spots
    with the token model (the seven kinds constrain each other: white and pearl are told apart by
    the blue, green, red and gold tokens on the same board); with an enrolled model the shift is
@@ -676,6 +677,18 @@ def classify(samples: SpotSamples, model: TokenModel, cfg: BoardConfig) -> Class
         if model.calibrated and cfg.calibrated_neutral_light:
             # the model was learnt under this very light: only its brightness changes
             shift = np.full(3, float(shift.mean()))
+    # an empty place that no other empty place vouches for (outside the board's cluster of clear
+    # empty places) and that fits a token's kind better than the print is that token (a light
+    # token on a light board)
+    lone = np.flatnonzero(empty & ~clustered)
+    if lone.size and tokens.any():
+        cw_lone = np.clip(samples.inner.reshape(25, 3)[lone].mean(-1) / cfg.dark_reference,
+                          cfg.dark_chroma_weight, 1.0)
+        d_kind = _distances(x[lone], means, shift, cfg, sat[lone], cw_lone).min(axis=1)
+        moved = lone[d_kind < d_empty[lone]]
+        empty[moved] = False
+        tokens[moved] = True
+        letters[moved] = "?"
     # a spot whose parts differ in hue under this light is partly covered; the light's colour is
     # that of a white token
     white = means[list(model.kinds).index("W")] if "W" in model.kinds else np.zeros(3)

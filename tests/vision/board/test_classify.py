@@ -540,3 +540,14 @@ def test_a_token_under_a_glare_on_a_dark_board_is_no_empty_place(spot: tuple[int
         # a white token is mostly white light under a glare: no print shows through it
         assert classify(sample_spots(rect, grid, cfg), default_model(), cfg).cells[spot[0]][spot[1]] == \
             LAYOUT[spot[0]][spot[1]]
+
+
+@pytest.mark.parametrize("cast", [(1.0, 1.0, 1.0), *CASTS])
+@pytest.mark.parametrize("brightness", [0.8, 1.0])
+def test_a_light_token_on_a_light_board_without_empty_places_is_read_as_its_kind(
+        cast: tuple[float, float, float], brightness: float) -> None:
+    # a pearl on a light board looks nearly like the board's print; no other empty place shows
+    # what the board's empty places look like, so the pearl's own kind must win when it fits better
+    layout = ("GGWWK", "RWGRP", "YUKWK", "KRPRY", "UUGYU")
+    face = render_board_face(layout, "parchment", np.random.default_rng(3))
+    assert _read_face(face.image, cast, brightness) == layout
