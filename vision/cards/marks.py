@@ -19,8 +19,10 @@ in all four inside corners. Two thresholds per decision: below ``lo`` unmarked, 
 marked, and in between "uncertain" rather than a guess. A cell left in between whose own ink
 beyond its print has its centre of mass far off the cell's centre holds a neighbour's stroke
 reaching in from one side (hatching joined across the outlines, which no tracing can give to one
-cell), and is unmarked. The pooled print of a symbol is compared with each cell after the small
-shift that fits it best (the grid's lines are found to a pixel or two).
+cell), and is unmarked; one left in between with a small dot in its centre, as strong as the pen
+of the card's clear marks, is marked (faint residue stays open). The pooled print of a symbol is
+compared with each cell after the small shift that fits it best (the grid's lines are found to a
+pixel or two).
 """
 
 from __future__ import annotations
@@ -86,6 +88,8 @@ class MarksConfig:
     outline_along: float
     outline_depth: float
     outline_slack_px: int
+    dot_share: float
+    dot_offset: float
 
 
 @cache
@@ -114,6 +118,9 @@ class CellInk:
     its own ink in a plain cell) lies from the centre of its inside, as a share of the inside's
     side (0 without such ink; a mark is drawn on its cell, a neighbour's stroke reaching in lies
     along one side).
+    ``strength``: the median contrast with the fill of the cell's own ink in its inside, as a
+    multiple of the ink thresholds (0 without ink): pen drawn on one card is alike dark and
+    saturated in every cell, faint residue (a mark wiped off) is weaker.
     ``masks``: ``(rows, cols, S, S)`` bool, each cell's ink (the outline's reaching in included)
     resampled to ``S = mask_px`` square (empty for water), to compare cells printed with the same
     symbol pixel by pixel.
@@ -130,6 +137,7 @@ class CellInk:
     masks: NDArray[np.bool_]
     corner_ink: NDArray[np.float64] | None = None
     offset: NDArray[np.float64] | None = None
+    strength: NDArray[np.float64] | None = None
 
 
 @dataclass(frozen=True)
@@ -174,7 +182,7 @@ def cell_ink(face: NDArray[np.uint8], grid: Grid, printed: NDArray[np.str_],
     """
     cfg = config or default_config()
     rows, cols = grid.shape
-    out = [np.zeros((rows, cols)) for _ in range(10)]
+    out = [np.zeros((rows, cols)) for _ in range(11)]
     masks = np.zeros((rows, cols, cfg.mask_px, cfg.mask_px), bool)
     # every measure reads the cells' boxes only: the face is cut to the window holding them (each
     # pixel's Lab depends on that pixel alone)
@@ -185,7 +193,7 @@ def cell_ink(face: NDArray[np.uint8], grid: Grid, printed: NDArray[np.str_],
     # dim light and blur fade a printed symbol's colours as they fade the ink: the chroma that
     # shows a pixel of the symbol's hue follows the ink thresholds' scale
     chroma_on = cfg.symbol_chroma * ink_dist / cfg.ink_dist
-    raw_map = _ink_map(lab, paper, geo, ink_dist, ink_dark, cfg)
+    raw_map, contrast = _ink_map(lab, paper, geo, ink_dist, ink_dark, cfg)
     # the verdicts read the ink without the outline's; the masks the pooled print is learnt from
     # keep it (the print is compared with each cell's mask less straight runs along its sides)
     ink_map = _outline_cleared(raw_map, geo, cfg)
@@ -217,6 +225,8 @@ def cell_ink(face: NDArray[np.uint8], grid: Grid, printed: NDArray[np.str_],
                 shades.setdefault(sym, []).append(light[own])
                 vivid_shades.setdefault(sym, []).append(light[vivid])
         cells[(r, c)] = (patch, own, alien, light, raw_map[sl])
+        strong = contrast[sl][patch & ~alien]
+        out[10][r, c] = float(linear_percentile(strong, 90.0)) if strong.size else 0.0
     # the print's own lightness on this card: pen over a symbol keeps much of its hue but is
     # clearly darker than the print, so such pixels are residual ink too. It is the lightness of
     # the print's clearly coloured pixels (the full symbol_chroma) when it has any: the lower
@@ -259,7 +269,7 @@ def cell_ink(face: NDArray[np.uint8], grid: Grid, printed: NDArray[np.str_],
         for rc in keys:
             masks[rc] = cv2.resize(cells[rc][4].astype(np.float32), (cfg.mask_px, cfg.mask_px),
                                    interpolation=cv2.INTER_AREA) >= cfg.mask_on
-    return CellInk(*out[:8], masks, out[8], out[9])
+    return CellInk(*out[:8], masks, out[8], out[9], out[10])
 
 
 @dataclass(frozen=True)
@@ -471,8 +481,11 @@ def partition_median(values: NDArray[np.floating], axis: int | None = None) -> N
 
 
 def _ink_map(lab: NDArray[np.float32], paper: NDArray[np.float32], cells: list[_Cell],
-             ink_dist: float, ink_dark: float, cfg: MarksConfig) -> NDArray[np.bool_]:
-    """``(H, W)`` bool: ink over each cell's whole box, against the cells' fill.
+             ink_dist: float, ink_dark: float,
+             cfg: MarksConfig) -> tuple[NDArray[np.bool_], NDArray[np.float32]]:
+    """``(H, W)`` bool: ink over each cell's whole box, against the cells' fill; and ``(H, W)``
+    float32 each pixel's contrast with the fill as a multiple of the ink thresholds (the larger of
+    its Lab distance over ``ink_dist`` and its darkening over ``ink_dark``: ink from 1).
 
     Shade (uneven light, a shadow) darkens a whole cell: the fill's lightness follows the
     lightest part of the cell's inside (the ``fill_percentile`` percentile of its lightness), within
@@ -512,9 +525,10 @@ def _ink_map(lab: NDArray[np.float32], paper: NDArray[np.float32], cells: list[_
         ref[cell.box] = local
         covered[cell.box] = True
     if not used:
-        return covered
+        return covered, np.zeros(covered.shape, np.float32)
     dist = _lab_distance(lab - ref)
-    return covered & ((dist > ink_dist) | (lab[:, :, 0] < ref[:, :, 0] - ink_dark))
+    strength = np.maximum(dist / ink_dist, (ref[:, :, 0] - lab[:, :, 0]) / ink_dark)
+    return covered & ((dist > ink_dist) | (lab[:, :, 0] < ref[:, :, 0] - ink_dark)), strength
 
 
 def _outline_cleared(ink_map: NDArray[np.bool_], cells: list[_Cell],
@@ -1013,4 +1027,34 @@ def read_marks(face: NDArray[np.uint8], grid: Grid, printed: NDArray[np.str_],
                 st, sc, cf = _pooled(st, sc, cf, _residual(_edge_runs_cleared(ink.masks[rc], cfg),
                                                            prints), cfg)
             state[rc], score[rc], conf[rc] = st, sc, cf
+    _settle_dots(state, score, conf, ink, printed, cfg)
     return CellVerdicts(state, score, conf)
+
+
+def _settle_dots(state: NDArray[np.int8], score: NDArray[np.float64], conf: NDArray[np.float64],
+                 ink: CellInk, printed: NDArray[np.str_], cfg: MarksConfig) -> None:
+    """Third stage for plain cells, in place: a plain cell left uncertain with ink in its centre
+    (a small dot, less than ``plain_hi``: denser there than in the ring, with the centre of mass
+    of the cell's own ink within ``dot_offset`` of the cell's centre) is marked when that ink is
+    as strong as the pen of the card's clear marks (at least ``dot_share`` of the median
+    ``strength`` of its marked plain cells): the same pen draws every mark on a card, while faint
+    residue (a mark wiped off, a smudge) is weaker. A card without a clear plain mark settles
+    nothing.
+
+    ``state``, ``score``, ``conf`` ``(rows, cols)`` as in :class:`CellVerdicts`.
+    """
+    if ink.strength is None:
+        return
+    plain = printed == "#"
+    clear = plain & (state == 1)
+    if not clear.any():
+        return
+    pen = float(np.median(ink.strength[clear]))
+    centred = ink.offset <= cfg.dot_offset if ink.offset is not None else np.ones(state.shape, bool)
+    # a dot: ink in the centre disc, denser there than in the ring (strokes overshooting from
+    # the neighbours reach the centre from the ring's side)
+    dots = (plain & (state == -1) & centred & (ink.centre > cfg.plain_lo[0]) & (ink.ring <= ink.centre)
+            & (ink.strength >= cfg.dot_share * pen))
+    state[dots] = 1
+    score[dots] = 1.0
+    conf[dots] = 0.5
