@@ -277,12 +277,13 @@ def _uncut(poly: NDArray[np.float64], hull_area: float, cfg: DetectConfig) -> ND
         return None
     ends = np.roll(poly, -1, axis=0)
     lengths = np.hypot(*(ends - poly).T)
-    if np.sort(lengths)[:n - 4].sum() > cfg.corner_cut * lengths.sum():
+    allowed = cfg.corner_cut * lengths.sum()
+    if np.sort(lengths)[:n - 4].sum() > allowed:
         return None  # even the shortest sides are no lost corner
     best: tuple[float, NDArray[np.float64]] | None = None
     # the sides to drop: those whose neighbours, extended, close the smallest quad around the hull
     for keep in itertools.combinations(range(n), 4):
-        if lengths[np.setdiff1d(np.arange(n), keep)].sum() > cfg.corner_cut * lengths.sum():
+        if lengths[[k for k in range(n) if k not in keep]].sum() > allowed:
             continue
         quad, meet = _side_corners([(poly[k], ends[k] - poly[k]) for k in keep])
         if not meet.all():
