@@ -351,8 +351,8 @@ def _sides_support(near: NDArray[np.bool_], quad: NDArray[np.float64], cfg: Dete
     t = np.linspace(cfg.support_span, 1.0 - cfg.support_span, cfg.support_samples)[None, :, None]
     p = quad[:, None, :] + t * (quad[[1, 2, 3, 0]] - quad)[:, None, :]  # (4, samples, 2)
     np.rint(p, out=p)
-    xi = np.clip(p[..., 0].astype(np.intp), 0, w - 1)
-    yi = np.clip(p[..., 1].astype(np.intp), 0, h - 1)
+    xi = np.minimum(np.maximum(p[..., 0].astype(np.intp), 0), w - 1)  # np.clip's result, at less cost
+    yi = np.minimum(np.maximum(p[..., 1].astype(np.intp), 0), h - 1)
     # the share of hits: a whole count over the samples, as the mean of the booleans
     return np.count_nonzero(near[yi, xi], axis=1) / cfg.support_samples
 

@@ -302,10 +302,11 @@ def _side_strengths(hsum: NDArray[np.float64], vsum: NDArray[np.float64], xs: ND
     out = []
     for lines, spans, sums, size, across in ((ys, xs, hsum, w, h), (xs, ys, vsum.T, h, w)):
         f = np.round(lines).astype(int)
-        lo = np.clip(np.round(spans[:-1] + trim * np.diff(spans)).astype(int), 0, size)
-        hi = np.clip(np.round(spans[1:] - trim * np.diff(spans)).astype(int), 0, size)
+        # np.minimum/np.maximum clamp these few whole numbers as np.clip does, at a third of its cost
+        lo = np.minimum(np.maximum(np.round(spans[:-1] + trim * np.diff(spans)).astype(int), 0), size)
+        hi = np.minimum(np.maximum(np.round(spans[1:] - trim * np.diff(spans)).astype(int), 0), size)
         ok = ((f >= 0) & (f < across))[:, None] & (hi > lo)[None, :]
-        fr = np.clip(f, 0, across - 1)
+        fr = np.minimum(np.maximum(f, 0), across - 1)
         total = sums[fr[:, None], hi[None, :]] - sums[fr[:, None], lo[None, :]]
         out.append((np.where(ok, total / np.maximum(hi - lo, 1)[None, :], 0.0), ok))
     (horiz, ok_h), (vert, ok_v) = out
@@ -743,8 +744,8 @@ def _ring_labels(shape: tuple[int, ...], xs: NDArray[np.float64], ys: NDArray[np
     def cut(lo: NDArray[np.int_], hi: NDArray[np.int_], size: int | NDArray[np.int_],
             ) -> tuple[NDArray[np.int_], NDArray[np.int_]]:
         """What a slice ``[lo:hi]`` of a length ``size`` selects: ``(start, stop)``, stop >= start."""
-        lo = np.clip(np.where(lo < 0, lo + size, lo), 0, size)
-        hi = np.clip(np.where(hi < 0, hi + size, hi), 0, size)
+        lo = np.minimum(np.maximum(np.where(lo < 0, lo + size, lo), 0), size)
+        hi = np.minimum(np.maximum(np.where(hi < 0, hi + size, hi), 0), size)
         return lo, np.maximum(hi, lo)
 
     h, w = shape[:2]
