@@ -627,13 +627,11 @@ def detect(image: NDArray[np.uint8], config: DetectConfig | None = None) -> Dete
     return Detection(tuple(out), cannies.get(propose_key) if propose_key is not None else None)
 
 
-_Cand = tuple[NDArray[np.float64], bool, float]
+_Cand = tuple[NDArray[np.float64], bool, float]  # a candidate's (corners (4, 2), partial, area)
 
 
-def _unborrowed(kept: list[tuple[NDArray[np.float64], bool, float]],
-               cands: list[tuple[NDArray[np.float64], bool, float]], med: float, cfg: DetectConfig,
-               outlined: list[tuple[NDArray[np.float64], bool, float]] | None = None,
-               ) -> list[tuple[NDArray[np.float64], bool, float]]:
+def _unborrowed(kept: list[_Cand], cands: list[_Cand], med: float, cfg: DetectConfig,
+                outlined: list[_Cand] | None = None) -> list[_Cand]:
     """The kept quads, those that borrow a side from something else (see :func:`plausible`)
     giving way to the card-like candidates that explain them.
 
@@ -646,6 +644,24 @@ def _unborrowed(kept: list[tuple[NDArray[np.float64], bool, float]],
     it replaces the quads with a borrowed side it explains when it clashes (shares more than
     ``nest_overlap`` of the smaller) with no other kept quad. Otherwise they stay, for the reader to
     judge (their sides seed the proposals).
+
+    Parameters
+    ----------
+    kept : list of (corners, partial, area)
+        The quads kept so far: corners ``(4, 2)`` float64 pixels, clockwise; area in square pixels.
+    cands : list of (corners, partial, area)
+        Every pass's candidates that may explain a quad (not those completed over a lost corner).
+    med : float
+        The median complete candidate's area, square pixels; positive.
+    cfg : DetectConfig
+    outlined : list of (corners, partial, area), optional
+        The card-shaped candidates (every side along an edge), a part of ``cands``, held by
+        identity.
+
+    Returns
+    -------
+    list of (corners, partial, area)
+        The kept quads, with those explained replaced by the candidates that explain them.
     """
     whole = outlined or []
 

@@ -613,6 +613,11 @@ def slid_lattices(shape: tuple[int, ...], grid: Grid, px_per_mm: float, config: 
     shape : (H, W, ...)
         The face's shape.
     grid : Grid
+        The lattice whose spacing and phase are carried on (its presence is not used).
+    px_per_mm : float
+        Face scale.
+    config : GridConfig, optional
+        ``min_lines``, ``max_lines`` and ``extend_margin_mm``.
 
     Returns
     -------

@@ -217,7 +217,29 @@ def _slid(shape: tuple[int, ...], lines: grid_mod.FaceLines, grids: list[grid_mo
     better than ``above`` (the best fit of the lattices read); ``None`` when there is none.
     Plausible: each of its outer rows and columns holds a position that looks like a cell
     (``extend_presence``; the catalog grids are cropped to their cells). Its cells are measured
-    (in order of fit, until one is plausible)."""
+    (in order of fit, until one is plausible).
+
+    Parameters
+    ----------
+    shape : (H, W, ...)
+        The face's shape.
+    lines : FaceLines
+        :func:`vision.cards.grid.face_lines` of the face.
+    grids : list of Grid
+        The lattices found (:func:`vision.cards.grid.locate_grids`).
+    table : dict
+        The catalog's layouts by grid shape (:func:`_layout_table`).
+    above : float
+        The fit to beat (:func:`_layout_fit`).
+    px_per_mm : float
+        Face scale.
+    cfg : GridConfig
+
+    Returns
+    -------
+    Grid or None
+        The slid lattice, its cells measured and ``whole`` that of the lattice it was slid from.
+    """
     scored: list[tuple[float, int, grid_mod.Grid]] = []
     for g0 in grids:
         for xs, ys in grid_mod.slid_lattices(shape, g0, px_per_mm, cfg):
