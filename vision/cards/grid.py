@@ -322,7 +322,7 @@ def _top(runs: list[tuple[int, float, float, NDArray[np.float64]]], prof: NDArra
     for size in sorted({len(r[3]) for r in runs}):
         members = [r for r in runs if len(r[3]) == size]
         lines = np.round(np.stack([r[3] for r in members])).astype(int)  # (runs, size)
-        sums = prof[np.clip(lines, 0, len(prof) - 1)].sum(axis=1)
+        sums = prof[np.minimum(np.maximum(lines, 0), len(prof) - 1)].sum(axis=1)
         for run, key, total in zip(members, lines, sums, strict=True):
             if uniq.setdefault(key.tobytes(), len(kept)) == len(kept):
                 kept.append(run)
@@ -361,7 +361,8 @@ def _lattice_lines(hm: _LineMap, vm: _LineMap, xs: NDArray[np.float64],
         horiz[ok_y] = hm[iy[ok_y], x0:x1]
     if y1 > y0:
         vert[ok_x] = vm[y0:y1, ix[ok_x]].T
-    return horiz, vert, np.clip(ix - x0, 0, horiz.shape[1]), np.clip(iy - y0, 0, vert.shape[1])
+    return (horiz, vert, np.minimum(np.maximum(ix - x0, 0), horiz.shape[1]),
+            np.minimum(np.maximum(iy - y0, 0), vert.shape[1]))
 
 
 def _lattice_cover(hm: _LineMap, vm: _LineMap, xs: NDArray[np.float64],
@@ -875,8 +876,8 @@ def _edge_sums(hc: NDArray[np.float64], vc: NDArray[np.float64], xs: NDArray[np.
     scores. ``hc`` ``(H, W + 1)`` and ``vc`` ``(H + 1, W)`` are running sums of the line maps along
     x and y."""
     h, w = hc.shape[0], vc.shape[1]
-    ix = np.clip(np.round(xs).astype(int), 0, w - 1)
-    iy = np.clip(np.round(ys).astype(int), 0, h - 1)
+    ix = np.minimum(np.maximum(np.round(xs).astype(int), 0), w - 1)
+    iy = np.minimum(np.maximum(np.round(ys).astype(int), 0), h - 1)
     r, c = np.nonzero(cells)
     length_x = np.maximum(ix[:, c + 1] - ix[:, c], 1)
     length_y = np.maximum(iy[:, r + 1] - iy[:, r], 1)
