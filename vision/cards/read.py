@@ -169,9 +169,6 @@ def _outline_candidates(shape: tuple[int, ...], lines: grid_mod.FaceLines, grids
         Each kept lattice's fit, the lattice (a grown one measured only when it is reached) and
         whether it is plausible without the catalog; at least one.
     """
-    def fit(g: grid_mod.Grid) -> float:
-        return _layout_fit(lines, g, table, cfg)
-
     scored: list[tuple[float, grid_mod.Grid, tuple[int, int] | None]] = []  # fit, lattice, line grown
     seen: set[bytes] = set()
     for g0 in grids:
@@ -185,7 +182,7 @@ def _outline_candidates(shape: tuple[int, ...], lines: grid_mod.FaceLines, grids
             key = np.concatenate([np.round(g.xs), [-1.0], np.round(g.ys)]).tobytes()
             if key not in seen:
                 seen.add(key)
-                scored.append((fit(g), g, new))
+                scored.append((_layout_fit(lines, g, table, cfg), g, new))
     ranked = sorted(scored, key=lambda t: -t[0])
     clear = len(ranked) == 1 or ranked[0][0] >= ranked[1][0] + cfg.fit_gain
     for f, g, new in ranked:
@@ -221,18 +218,10 @@ def _slid(shape: tuple[int, ...], lines: grid_mod.FaceLines, grids: list[grid_mo
 
     Parameters
     ----------
-    shape : (H, W, ...)
-        The face's shape.
-    lines : FaceLines
-        :func:`vision.cards.grid.face_lines` of the face.
-    grids : list of Grid
-        The lattices found (:func:`vision.cards.grid.locate_grids`).
-    table : dict
-        The catalog's layouts by grid shape (:func:`_layout_table`).
+    shape, lines, grids, table, px_per_mm
+        As for :func:`_outline_candidates`.
     above : float
         The fit to beat (:func:`_layout_fit`).
-    px_per_mm : float
-        Face scale.
     cfg : GridConfig
 
     Returns
