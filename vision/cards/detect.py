@@ -6,8 +6,11 @@ polygon. Convex hulls whose minimum-area rectangle has a card's aspect ratio and
 four-sided (the hull fills its four-corner approximation; a slanted card is a trapezoid, not a
 rectangle) are cards; corners are refined by fitting a line to each side. A card far off in a
 tilted view is foreshortened up to a square: a squat quad (squarer than ``aspect_range[1]``) is a
-card only where nothing else was found. A quad that borrows a side from something else (see
-:func:`plausible`) gives way to the card-shaped candidates it holds.
+card only where nothing else was found. A hull that lost a corner (to glare, a neighbour, a table
+line crossing it) is completed from the four sides that remain (``corner_cut``); such a quad only
+fills a place nothing else reaches into. A quad that borrows a side from something else (see
+:func:`plausible`) gives way to the card-shaped candidates it holds, and to a well-outlined one it
+lies inside (a part of that card closed off by a line of its face).
 The image border is drawn into the edge map so a card cut by the border still closes; such a
 card is reported ``partial``.
 
