@@ -90,6 +90,9 @@ class MarksConfig:
     outline_slack_px: int
     dot_share: float
     dot_offset: float
+    outline_percentile: float
+    glare_ratio: float
+    faint_floor: float
 
 
 @cache
@@ -121,6 +124,8 @@ class CellInk:
     ``strength``: the median contrast with the fill of the cell's own ink in its inside, as a
     multiple of the ink thresholds (0 without ink): pen drawn on one card is alike dark and
     saturated in every cell, faint residue (a mark wiped off) is weaker.
+    ``faint``: ``(centre, sectors, spread)`` of each plain cell's own ink in a washed-out cell (a
+    glare) judged against its own neighbourhood's contrast (:func:`_faint_ink`); 0 elsewhere.
     ``masks``: ``(rows, cols, S, S)`` bool, each cell's ink (the outline's reaching in included)
     resampled to ``S = mask_px`` square (empty for water), to compare cells printed with the same
     symbol pixel by pixel.
@@ -138,6 +143,7 @@ class CellInk:
     corner_ink: NDArray[np.float64] | None = None
     offset: NDArray[np.float64] | None = None
     strength: NDArray[np.float64] | None = None
+    faint: tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]] | None = None
 
 
 @dataclass(frozen=True)
@@ -193,7 +199,7 @@ def cell_ink(face: NDArray[np.uint8], grid: Grid, printed: NDArray[np.str_],
     # dim light and blur fade a printed symbol's colours as they fade the ink: the chroma that
     # shows a pixel of the symbol's hue follows the ink thresholds' scale
     chroma_on = cfg.symbol_chroma * ink_dist / cfg.ink_dist
-    raw_map, contrast = _ink_map(lab, paper, geo, ink_dist, ink_dark, cfg)
+    raw_map, contrast, fills = _ink_map(lab, paper, geo, ink_dist, ink_dark, cfg)
     # the verdicts read the ink without the outline's; the masks the pooled print is learnt from
     # keep it (the print is compared with each cell's mask less straight runs along its sides)
     ink_map = _outline_cleared(raw_map, geo, cfg)
@@ -269,7 +275,75 @@ def cell_ink(face: NDArray[np.uint8], grid: Grid, printed: NDArray[np.str_],
         for rc in keys:
             masks[rc] = cv2.resize(cells[rc][4].astype(np.float32), (cfg.mask_px, cfg.mask_px),
                                    interpolation=cv2.INTER_AREA) >= cfg.mask_on
-    return CellInk(*out[:8], masks, out[8], out[9], out[10])
+    faint = _faint_ink(lab, raw_map, geo, cells, fills, ink_dist, ink_dark, cfg)
+    return CellInk(*out[:8], masks, out[8], out[9], out[10], faint)
+
+
+def _faint_ink(lab: NDArray[np.float32], raw_map: NDArray[np.bool_], cells: list[_Cell],
+               measured: Mapping[tuple[int, int], tuple[NDArray[np.bool_], ...]],
+               fills: Mapping[tuple[int, int], NDArray[np.float32]], ink_dist: float, ink_dark: float,
+               cfg: MarksConfig) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
+    """``(centre, sectors, spread)``, each ``(rows, cols)`` float64 as in :class:`CellInk`, of
+    each washed-out plain cell's own ink against its own neighbourhood's contrast (0 elsewhere).
+
+    The ink thresholds follow the whole card's contrast; a glare lowers the contrast of a part of
+    the face, its printed outline and the pen on it alike, and lightens the cell's fill past the
+    paper's. Here each cell's contrast is taken against its own fill (``fills``: the
+    ``fill_percentile`` percentile of its inside's lightness, the mean colour of the pixels at
+    least that light). The outline is printed alike around every cell: its contrast (the
+    ``outline_percentile`` percentile over the cell's box outside its inside) as a share of the
+    median over the card's cells is the cell's local contrast. A plain cell whose share is below
+    ``glare_ratio`` is measured again with its thresholds scaled by that share (not below
+    ``faint_floor``), its outline cleared as in :func:`_outline_cleared` and its neighbours'
+    traced strokes left out as before.
+
+    ``lab`` ``(H, W, 3)`` float32 the window's white-balanced Lab and ``raw_map`` ``(H, W)`` bool
+    its ink as :func:`_ink_map` gives it; ``measured`` each cell's ``(patch, own, alien, ...)``
+    from :func:`cell_ink`.
+    """
+    shape = (max(c.rc[0] for c in cells) + 1, max(c.rc[1] for c in cells) + 1) if cells else (0, 0)
+    out = tuple(np.zeros(shape) for _ in range(3))
+    # the cells whose boxes (and insides within them) have one size are measured together
+    groups: dict[tuple[int, ...], list[_Cell]] = {}
+    for cell in cells:
+        if cell.rc in measured and cell.rc in fills and lab[cell.box].size and lab[cell.inner].size:
+            y0, x0 = cell.inner[0].start - cell.box[0].start, cell.inner[1].start - cell.box[1].start
+            groups.setdefault((*lab[cell.box].shape[:2], y0, x0, *lab[cell.inner].shape[:2]), []).append(cell)
+    local: dict[tuple[int, int], float] = {}
+    for (h, w, y0, x0, ih, iw), group in groups.items():
+        band = np.ones((h, w), bool)
+        band[max(0, y0):max(0, y0 + ih), max(0, x0):max(0, x0 + iw)] = False
+        if not band.any():
+            continue
+        px = np.stack([lab[cell.box][band] for cell in group])
+        fill = np.stack([fills[cell.rc] for cell in group])[:, None, :]
+        level = linear_percentile(_own_contrast(px, fill, ink_dist, ink_dark), cfg.outline_percentile, axis=1)
+        local.update({cell.rc: float(v) for cell, v in zip(group, level, strict=True)})
+    if len(local) < 2:
+        return out
+    card = float(partition_median(np.array(list(local.values()))))
+    washed = {rc: max(cfg.faint_floor, v / card) for rc, v in local.items()
+              if v < cfg.glare_ratio * card}
+    plain = [cell for cell in cells if cell.sym == "#" and cell.rc in washed]
+    if not plain:
+        return out
+    faint_map = raw_map.copy()
+    for cell in plain:
+        own = _own_contrast(lab[cell.box], fills[cell.rc], ink_dist, ink_dark)
+        faint_map[cell.box] = own >= washed[cell.rc]
+    cleared = _outline_cleared(faint_map, cells, cfg)
+    for cell in plain:
+        patch = cleared[cell.inner]
+        alien = measured[cell.rc][2]
+        if patch.shape != alien.shape:
+            continue
+        z = _zones(patch.shape, cfg)
+        mine = patch & ~alien
+        on = _sectors_on(mine[z.ring][None, :], z.sector, cfg.sector_on)[0]
+        out[0][cell.rc] = float(mine[z.inner].mean())
+        out[1][cell.rc] = float(on.mean())
+        out[2][cell.rc] = float(_spread_table()[int(on @ np.array(_SECTOR_BITS))])
+    return out
 
 
 @dataclass(frozen=True)
@@ -482,10 +556,12 @@ def partition_median(values: NDArray[np.floating], axis: int | None = None) -> N
 
 def _ink_map(lab: NDArray[np.float32], paper: NDArray[np.float32], cells: list[_Cell],
              ink_dist: float, ink_dark: float,
-             cfg: MarksConfig) -> tuple[NDArray[np.bool_], NDArray[np.float32]]:
-    """``(H, W)`` bool: ink over each cell's whole box, against the cells' fill; and ``(H, W)``
+             cfg: MarksConfig) -> tuple[NDArray[np.bool_], NDArray[np.float32],
+                                        dict[tuple[int, int], NDArray[np.float32]]]:
+    """``(H, W)`` bool: ink over each cell's whole box, against the cells' fill; ``(H, W)``
     float32 each pixel's contrast with the fill as a multiple of the ink thresholds (the larger of
-    its Lab distance over ``ink_dist`` and its darkening over ``ink_dark``: ink from 1).
+    its Lab distance over ``ink_dist`` and its darkening over ``ink_dark``: ink from 1); and each
+    cell's own fill ``(3,)`` float32 in Lab, as measured in its inside (before the bounds below).
 
     Shade (uneven light, a shadow) darkens a whole cell: the fill's lightness follows the
     lightest part of the cell's inside (the ``fill_percentile`` percentile of its lightness), within
@@ -524,11 +600,12 @@ def _ink_map(lab: NDArray[np.float32], paper: NDArray[np.float32], cells: list[_
         local[0] = min(paper[0], max(float(fill[n, 0]), cfg.min_shade * paper[0]))
         ref[cell.box] = local
         covered[cell.box] = True
+    own = {cell.rc: fill[n].astype(np.float32) for n, cell in enumerate(used)}
     if not used:
-        return covered, np.zeros(covered.shape, np.float32)
+        return covered, np.zeros(covered.shape, np.float32), own
     dist = _lab_distance(lab - ref)
     strength = np.maximum(dist / ink_dist, (ref[:, :, 0] - lab[:, :, 0]) / ink_dark)
-    return covered & ((dist > ink_dist) | (lab[:, :, 0] < ref[:, :, 0] - ink_dark)), strength
+    return covered & ((dist > ink_dist) | (lab[:, :, 0] < ref[:, :, 0] - ink_dark)), strength, own
 
 
 def _outline_cleared(ink_map: NDArray[np.bool_], cells: list[_Cell],
@@ -1023,12 +1100,38 @@ def read_marks(face: NDArray[np.uint8], grid: Grid, printed: NDArray[np.str_],
                 # outer half of the cell, on one side: a neighbour's stroke reaching in (hatching
                 # joined across the outlines), not a mark drawn on this cell
                 st, cf = 0, 0.5
+            if st == 0 and sym == "#" and ink.faint is not None and _faint_doubt(ink.faint, rc, cfg):
+                # fourth stage: faint ink in a washed-out cell, judged against its neighbourhood
+                st, cf = -1, 0.0
             if prints is not None:
                 st, sc, cf = _pooled(st, sc, cf, _residual(_edge_runs_cleared(ink.masks[rc], cfg),
                                                            prints), cfg)
             state[rc], score[rc], conf[rc] = st, sc, cf
     _settle_dots(state, score, conf, ink, printed, cfg)
     return CellVerdicts(state, score, conf)
+
+
+def _own_contrast(px: NDArray[np.float32], fill: NDArray[np.float32], ink_dist: float,
+                  ink_dark: float) -> NDArray[np.float32]:
+    """Each Lab pixel's contrast with a cell's own ``fill`` (float32, ``(..., 3)`` broadcast
+    against ``px``) as a multiple of the ink thresholds (the larger of its Lab distance over
+    ``ink_dist`` and its darkening over ``ink_dark``, as in :func:`_ink_map`); ``px`` ``(..., 3)``
+    float32, result ``(...)`` float32."""
+    return np.maximum(_lab_distance(px - fill) / ink_dist, (fill[..., 0] - px[..., 0]) / ink_dark)
+
+
+def _faint_doubt(faint: tuple[NDArray[np.float64], ...], rc: tuple[int, int], cfg: MarksConfig) -> bool:
+    """Whether a plain cell read unmarked holds faint ink that its washed-out neighbourhood's
+    contrast shows as a mark or an open case (:func:`_faint_ink`): it is then uncertain, never
+    marked (a wrong verdict costs a player more than an open one). The lowered thresholds also
+    take in the blurred outline and a neighbour's stroke reaching in: ink on one side of the ring
+    only (within ``spill_arc``) without ink in the centre (above ``plain_lo``) is not a mark's
+    shape; a faint mark crosses the cell's centre or goes round it."""
+    c, sec, spread = (float(a[rc]) for a in faint)
+    lo, hi = cfg.plain_lo, cfg.plain_hi
+    if c <= lo[0] and spread <= cfg.spill_arc:
+        return False
+    return _decide(c, sec, lo, hi)[0] != 0
 
 
 def _settle_dots(state: NDArray[np.int8], score: NDArray[np.float64], conf: NDArray[np.float64],

@@ -1,0 +1,73 @@
+"""Faint pen under a glare: a washed-out part of the face lowers the contrast of its printed
+outline and of the pen on it alike, so a plain cell there is judged against its own
+neighbourhood's contrast. Faint ink that crosses such a cell leaves it uncertain (never marked);
+a clean cell under the same glare stays unmarked, and so does one a neighbour's stroke reaches
+into from one side."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import cv2
+import numpy as np
+
+from vision.cards.marks import CellInk, _faint_doubt, cell_ink, default_config, read_marks
+
+from .conftest import row_face
+
+S = 48
+PEN = (60, 150, 40)  # green dry-erase ink, BGR
+PAPER = (200, 215, 225)
+
+
+def _glared(cross: bool) -> tuple[np.ndarray, object, np.ndarray]:
+    """Five plain cells: the first two crossed through with the pen; a glare washes out the last
+    two (outline and all), the fourth crossed through with the pen when ``cross``."""
+    plain = np.array([["#"] * 5])
+    face, grid = row_face(5, S, paper=PAPER)
+    for k in (0, 1, 3) if cross else (0, 1):
+        cv2.line(face, (k * S + 10, 10), (k * S + S - 11, S - 11), PEN, 3)
+        cv2.line(face, (k * S + S - 11, 10), (k * S + 10, S - 11), PEN, 3)
+    part = face[:, 3 * S:].astype(np.float32)
+    face[:, 3 * S:] = np.round(0.3 * part + 0.7 * 255).astype(np.uint8)
+    return face, grid, plain
+
+
+def test_faint_pen_under_a_glare_is_uncertain() -> None:
+    face, grid, plain = _glared(cross=True)
+    cfg = default_config()
+    # the premise: judged against the whole card's contrast, the pen under the glare is no ink
+    off = replace(cfg, glare_ratio=0.0)
+    assert read_marks(face, grid, plain, config=off).state.tolist() == [[1, 1, 0, 0, 0]]
+    ink = cell_ink(face, grid, plain)
+    assert ink.faint is not None and ink.faint[0][0, 3] > cfg.plain_lo[0]
+    assert read_marks(face, grid, plain, ink=ink).state.tolist() == [[1, 1, 0, -1, 0]]
+
+
+def test_a_clean_cell_under_a_glare_stays_unmarked() -> None:
+    face, grid, plain = _glared(cross=False)
+    ink = cell_ink(face, grid, plain)
+    assert ink.faint is not None
+    assert float(ink.faint[0][0, 3]) == 0.0 and float(ink.faint[1][0, 3]) == 0.0
+    assert read_marks(face, grid, plain, ink=ink).state.tolist() == [[1, 1, 0, 0, 0]]
+
+
+def test_one_sided_faint_ink_is_no_doubt() -> None:
+    # a neighbour's stroke or the blurred outline on one side of the ring, none in the centre
+    cfg = default_config()
+    one_side = (np.array([[0.0]]), np.array([[0.5]]), np.array([[cfg.spill_arc]]))
+    around = (np.array([[0.0]]), np.array([[0.75]]), np.array([[0.875]]))
+    crossing = (np.array([[0.3]]), np.array([[0.25]]), np.array([[0.375]]))
+    assert not _faint_doubt(one_side, (0, 0), cfg)
+    assert _faint_doubt(around, (0, 0), cfg)
+    assert _faint_doubt(crossing, (0, 0), cfg)
+
+
+def test_cell_ink_without_faint_measure_reads_as_before() -> None:
+    # a CellInk made without the faint measure (older callers) leaves the verdicts unchanged
+    face, grid, plain = _glared(cross=True)
+    ink = cell_ink(face, grid, plain)
+    bare = CellInk(*(getattr(ink, f) for f in ("ring", "centre", "ring_res", "centre_res", "sectors",
+                                               "sectors_res", "corners", "spread", "masks", "corner_ink",
+                                               "offset", "strength")))
+    assert read_marks(face, grid, plain, ink=bare).state.tolist() == [[1, 1, 0, 0, 0]]
