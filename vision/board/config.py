@@ -143,7 +143,7 @@ class BoardConfig:
     shade_min_clipped: int = 1
     light_hand_ring: float = 0.5
     glare_empty_residual: float = 0.05
-    glare_empty_light: tuple[float, ...] = (0.6, 1.5)
+    glare_empty_light: tuple[float, ...] = (0.75, 1.33)
     glare_empty_share: float = 0.2
     glare_empty_print: float = 0.25
     glare_empty_ring: float = 1.5
