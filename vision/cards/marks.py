@@ -754,7 +754,12 @@ def _foreign_ink(ink_map: NDArray[np.bool_], grid: Grid, cells: list[_Cell], ori
     u = (at_x / held - (x0 + x1) / 2) / (inside * (x1 - x0))
     v = (at_y / held - (y0 + y1) / 2) / (inside * (y1 - y0))
     aside = np.greater(np.hypot(u, v).T, cfg.spill_offset)  # (cells, strokes)
-    alien = stroke[None, :] & (home[None, :] != np.arange(rows * cols)[:, None]) & small & aside
+    # ink joined over many cells is nobody's, except in the cell that holds its centre of mass with
+    # little of its ink, off to one side: marks in two diagonal neighbours, joined across the
+    # corner of the cell between them (a blurred stroke smeared over it), have their centre of
+    # mass there
+    at_home = home[None, :] == np.arange(rows * cols)[:, None]
+    alien = np.where(stroke[None, :], ~at_home, at_home) & small & aside
     alien[:, 0] = False
     return labels.astype(np.int32), alien
 
