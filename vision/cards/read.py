@@ -148,7 +148,9 @@ def _outline_candidates(shape: tuple[int, ...], lines: grid_mod.FaceLines, grids
     every lattice within ``fit_gain`` of the best is kept. A grown one kept is plausible only when
     its new row or column holds a position that looks like a cell (``extend_presence``: every
     printed row and column holds a cell); one whose new cells are washed out is kept too, for the
-    catalog to name (see :func:`_settle`).
+    catalog to name (see :func:`_settle`). Last, asked for only when none of those was named with
+    full confidence, the lattice slid along the face that explains the outlines better than all
+    of them (:func:`_slid`), for the catalog to name too.
 
     Parameters
     ----------
@@ -195,6 +197,12 @@ def _outline_candidates(shape: tuple[int, ...], lines: grid_mod.FaceLines, grids
             edge = g.presence[:, min(k, g.shape[1] - 1)] if axis == 0 else g.presence[min(k, g.shape[0] - 1)]
             plausible = clear or float(edge.max()) >= cfg.extend_presence
         yield f, g, plausible
+    # asked for only when none of those was named with full confidence: the lattice slid along
+    # the face (a row or column off, or a row short at one end and long at the other) that
+    # explains the outlines better than all of them, each outer row and column holding a cell
+    slid = _slid(shape, lines, grids, table, ranked[0][0], px_per_mm, cfg)
+    if slid is not None:
+        yield _layout_fit(lines, slid, table, cfg), slid, True
 
 
 def _layout_fit(lines: grid_mod.FaceLines, grid: grid_mod.Grid, table: _Layouts,
