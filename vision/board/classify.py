@@ -652,10 +652,12 @@ def classify(samples: SpotSamples, model: TokenModel, cfg: BoardConfig) -> Class
         empty = (d_empty < cfg.empty_cluster_distance) & flat & boardlike
         clustered = empty.copy()
     # a spot without its edge is empty only when it looks like the board's clear empty spots and
-    # shows some of their edge (a faintly printed empty place); otherwise something covers it
+    # shows a good part of their edge (``ring_empty_keep`` of their median: a faintly printed
+    # empty place); otherwise something covers it (a hand in the board's own colour hides the
+    # printed edge as well as a token's)
     if clustered.any() and samples.ring is not None:
         ring = samples.ring.reshape(25)
-        clustered &= ring >= cfg.ring_missing * float(np.median(ring[seeds]))
+        clustered &= ring >= cfg.ring_empty_keep * float(np.median(ring[seeds]))
     empty &= ~covered & (~ringless | clustered)
     covered |= ringless & ~empty
     letters[empty] = "."

@@ -113,6 +113,7 @@ class BoardConfig:
     hand_min_area: float = 0.01
     hand_cover_min: float = 0.2
     hand_board_contrast: float = 0.15
+    ring_empty_keep: float = 0.5
     clip_feed: float = 0.1
     refine_min_sides: int = 3
     lattice_shift: float = 0.3

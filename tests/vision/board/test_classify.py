@@ -551,3 +551,27 @@ def test_a_light_token_on_a_light_board_without_empty_places_is_read_as_its_kind
     layout = ("GGWWK", "RWGRP", "YUKWK", "KRPRY", "UUGYU")
     face = render_board_face(layout, "parchment", np.random.default_rng(3))
     assert _read_face(face.image, cast, brightness) == layout
+
+
+@pytest.mark.parametrize("style", ["parchment", "wood"])
+def test_a_hand_in_the_boards_own_colour_over_empty_places_makes_them_unknown(
+        style: str, face_rect: FaceRect) -> None:
+    import dataclasses
+
+    cfg = default_config()
+    layout = ("WPW.Y", ".YWRU", ".RKWY", "UG.RK", "RUGK.")
+    rect, grid = face_rect(layout, style, 19)
+    # a hand of the board's own colour reaching in over the left edge covers the empty places at
+    # (1, 0) and (2, 0); their printed edge shows through it only faintly
+    margin = rect[:, : int(grid.centres[0, 0, 0] - 0.5 * grid.pitch)].reshape(-1, 3)
+    board = np.median(margin, axis=0)
+    x1 = int(grid.centres[1, 0, 0] + 0.5 * grid.pitch)
+    y0, y1 = (int(grid.centres[r, 0, 1] + s * 0.5 * grid.pitch) for r, s in ((1, -1), (2, 1)))
+    out = rect.astype(np.float64)
+    out[y0:y1, :x1] = 0.85 * board + 0.15 * out[y0:y1, :x1]
+    samples = sample_spots(np.clip(out, 0, 255).astype(np.uint8), grid, cfg)
+    cells = classify(samples, default_model(), cfg).cells
+    assert cells == (layout[0], "?YWRU", "?RKWY", *layout[3:])
+    # kept as empty places when a trace of the print's edge were enough
+    loose = dataclasses.replace(cfg, ring_empty_keep=cfg.ring_missing)
+    assert [r[0] for r in classify(samples, default_model(), loose).cells[1:3]] == [".", "."]
