@@ -133,9 +133,19 @@ def _lattices(image: NDArray[np.uint8], quad: detect_mod.CardQuad, cfg: CardsCon
 _Read = tuple[float, grid_mod.Grid, bool, identify_mod.Observation, identify_mod.Identity]
 
 
+@dataclass
+class _SlidMemo:
+    """One face's slid lattices, kept for a second ask with another fit to beat (see :func:`_slid`):
+    each window's outline fit in the order made (``None`` until first asked), and the windows whose
+    cells were measured, by that order."""
+
+    fits: list[tuple[float, grid_mod.Grid]] | None = None
+    measured: dict[int, grid_mod.Grid] = field(default_factory=dict)
+
+
 def _outline_candidates(shape: tuple[int, ...], lines: grid_mod.FaceLines, grids: list[grid_mod.Grid],
                         table: _Layouts, px_per_mm: float, cfg: grid_mod.GridConfig,
-                        ) -> Iterator[tuple[float, grid_mod.Grid, bool]]:
+                        slid_memo: _SlidMemo | None = None) -> Iterator[tuple[float, grid_mod.Grid, bool]]:
     """The lattices of a face that its outlines cannot tell apart, best fitting first (made as
     they are asked for: a grown lattice's cells are measured only when it is reached).
 
@@ -164,6 +174,9 @@ def _outline_candidates(shape: tuple[int, ...], lines: grid_mod.FaceLines, grids
         The catalog's layouts by grid shape (:func:`_layout_table`).
     px_per_mm : float
         Face scale.
+    cfg : GridConfig
+    slid_memo : _SlidMemo, optional
+        The face's slid lattices, shared with a later :func:`_slid` on the same face.
 
     Yields
     ------
@@ -200,7 +213,7 @@ def _outline_candidates(shape: tuple[int, ...], lines: grid_mod.FaceLines, grids
     # asked for only when none of those was named with full confidence: the lattice slid along
     # the face (a row or column off, or a row short at one end and long at the other) that
     # explains the outlines better than all of them, each outer row and column holding a cell
-    slid = _slid(shape, lines, grids, table, ranked[0][0], px_per_mm, cfg)
+    slid = _slid(shape, lines, grids, table, ranked[0][0], px_per_mm, cfg, slid_memo)
     if slid is not None:
         yield _layout_fit(lines, slid, table, cfg), slid, True
 
@@ -216,7 +229,8 @@ def _layout_fit(lines: grid_mod.FaceLines, grid: grid_mod.Grid, table: _Layouts,
 
 
 def _slid(shape: tuple[int, ...], lines: grid_mod.FaceLines, grids: list[grid_mod.Grid], table: _Layouts,
-          above: float, px_per_mm: float, cfg: grid_mod.GridConfig) -> grid_mod.Grid | None:
+          above: float, px_per_mm: float, cfg: grid_mod.GridConfig,
+          memo: _SlidMemo | None = None) -> grid_mod.Grid | None:
     """The plausible lattice of the spacing and phase of one of ``grids``, slid along the face
     (:func:`vision.cards.grid.slid_lattices`), that explains the outlines best, when it does so
     better than ``above`` (the best fit of the lattices read); ``None`` when there is none.
@@ -231,21 +245,27 @@ def _slid(shape: tuple[int, ...], lines: grid_mod.FaceLines, grids: list[grid_mo
     above : float
         The fit to beat (:func:`_layout_fit`).
     cfg : GridConfig
+    memo : _SlidMemo, optional
+        The same face's fits and measured windows from an earlier ask (filled on the first).
 
     Returns
     -------
     Grid or None
         The slid lattice, its cells measured and ``whole`` that of the lattice it was slid from.
     """
-    scored: list[tuple[float, int, grid_mod.Grid]] = []
-    for g0 in grids:
-        for xs, ys in grid_mod.slid_lattices(shape, g0, px_per_mm, cfg):
-            g = dataclasses.replace(g0, xs=xs, ys=ys, presence=np.zeros((len(ys) - 1, len(xs) - 1)))
-            f = _layout_fit(lines, g, table, cfg)
-            if f > above:
-                scored.append((f, len(scored), g))
-    for _, _, g in sorted(scored, key=lambda t: (-t[0], t[1])):
-        g = dataclasses.replace(grid_mod.measure_lattice(lines, g.xs, g.ys, cfg), whole=g.whole)
+    memo = memo if memo is not None else _SlidMemo()
+    if memo.fits is None:
+        memo.fits = []
+        for g0 in grids:
+            for xs, ys in grid_mod.slid_lattices(shape, g0, px_per_mm, cfg):
+                g = dataclasses.replace(g0, xs=xs, ys=ys, presence=np.zeros((len(ys) - 1, len(xs) - 1)))
+                memo.fits.append((_layout_fit(lines, g, table, cfg), g))
+    scored = [(f, k, g) for k, (f, g) in enumerate(memo.fits) if f > above]
+    for _, k, g in sorted(scored, key=lambda t: (-t[0], t[1])):
+        if k not in memo.measured:
+            memo.measured[k] = dataclasses.replace(grid_mod.measure_lattice(lines, g.xs, g.ys, cfg),
+                                                   whole=g.whole)
+        g = memo.measured[k]
         p = g.presence
         if min(float(p[0].max()), float(p[-1].max()), float(p[:, 0].max()),
                float(p[:, -1].max())) >= cfg.extend_presence:
@@ -292,7 +312,8 @@ def _prepare_quad(image: NDArray[np.uint8], quad: detect_mod.CardQuad, catalog: 
     # two stages: the outlines keep the lattices they cannot tell apart, then the catalog settles
     # between those (see _outline_candidates and _settle)
     table = _layout_table(catalog.cards)
-    lattices = _outline_candidates(face.image.shape, lines, grids, table, ppm, cfg.grid)
+    slid_memo = _SlidMemo()
+    lattices = _outline_candidates(face.image.shape, lines, grids, table, ppm, cfg.grid, slid_memo)
     read_on: list[_Read] = []
     for f, g, plausible in lattices:
         o = identify_mod.observe(face.image, g, ppm, cfg.identify)
@@ -309,7 +330,8 @@ def _prepare_quad(image: NDArray[np.uint8], quad: detect_mod.CardQuad, catalog: 
         # better than every lattice read, and on which the catalog names another card with a
         # better score and margin, puts the name in doubt. That lattice is a guess, not found
         # from the lines: it may unsettle a name but does not give one, so the card is unknown
-        g2 = _slid(face.image.shape, lines, grids, table, max(r[0] for r in read_on), ppm, cfg.grid)
+        g2 = _slid(face.image.shape, lines, grids, table, max(r[0] for r in read_on), ppm, cfg.grid,
+                   slid_memo)
         if g2 is not None and _doubted(i, identify_mod.identify(
                 identify_mod.observe(face.image, g2, ppm, cfg.identify), catalog, cfg.identify)):
             i, doubted = identify_mod.Identity(None, 0, 0.0, i.score, i.margin, i.card), True
