@@ -249,6 +249,9 @@ def _shape(cnt: NDArray[np.int32], cfg: DetectConfig, size: tuple[int, int],
         approx = _uncut(first, hull_area, cfg) if first is not None else None
         if approx is None:
             return None
+        if ((approx < -b) | (approx[:, :1] > w - 1 + b) | (approx[:, 1:] > h - 1 + b)).any():
+            # a corner completed outside the photo was cut by its edge, not lost: a cut card
+            return (_clockwise(approx), True, hull_area), False, False
         cut = True
     quad = _refine(cnt.reshape(-1, 2).astype(np.float64), _clockwise(approx), cfg)
     return (_clockwise(quad), False, hull_area), aspect > hi, cut

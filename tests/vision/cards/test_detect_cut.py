@@ -75,3 +75,29 @@ def test_a_card_that_lost_a_corner_is_found(rng: np.random.Generator) -> None:
     found = [q for q in detect_mod.detect(img) if not q.partial]
     assert len(found) == 1
     assert _near(found[0].corners, CARD, 4.0)
+
+
+
+
+def test_a_corner_completed_outside_the_photo_makes_a_cut_card() -> None:
+    cfg = detect_mod.default_config()
+    # a card turned 40 degrees whose top corner lies 25 px above the photo; its edge loop stops
+    # 12 px inside the photo's edge, so the hull has five sides as if a corner were lost
+    t = np.radians(40.0)
+    rot = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]])
+    card = np.array([[-79, -110], [79, -110], [79, 110], [-79, 110]], np.float64) @ rot.T
+    card += np.array([320.0, -25.0 - card[:, 1].min()])
+    mask = np.zeros((480, 640), np.uint8)
+    cv2.fillPoly(mask, [np.round(card).astype(np.int32)], 255)
+    mask[:12] = 0
+    cnt = max(cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0], key=cv2.contourArea)
+    # the premise: the hull's four longest sides close a quad reaching outside the photo
+    hull = cv2.convexHull(cnt)
+    peri = cv2.arcLength(hull, True)
+    poly = cv2.approxPolyDP(hull, cfg.approx_eps_frac[0] * peri, True).reshape(-1, 2).astype(np.float64)
+    done = detect_mod._uncut(poly, float(cv2.contourArea(hull)), cfg)
+    assert done is not None and done[:, 1].min() < -cfg.border_px
+    shaped = detect_mod._shape(cnt, cfg, (480, 640))
+    assert shaped is not None
+    (_, partial, _), _, cut = shaped
+    assert partial and not cut
