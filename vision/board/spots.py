@@ -377,16 +377,9 @@ def sector_deviation(samples: SpotSamples, cfg: BoardConfig,
         if some.any():
             spot = np.broadcast_to(inner[:, :, None, :], parts.shape)[some]
             scale = np.broadcast_to(floor, some.shape)[some]
-            dev[some] = _glare_residual(spot, parts[some], clipped[some]) / scale
+            # how far each part is from the spot's colour plus white light (a glare)
+            dev[some] = white_mix(parts[some], spot, clipped[some])[2] / scale
     return dev.max(axis=-1)
-
-
-def _glare_residual(spot: NDArray[np.float64], part: NDArray[np.float64],
-                    clip: NDArray[np.bool_]) -> NDArray[np.float64]:
-    """How far each part is from ``a * spot + b * white`` (``a, b >= 0``; white is ones, the
-    light divided out) on its unclipped channels, with its clipped channels reached at least
-    (:func:`white_mix`'s cost)."""
-    return white_mix(part, spot, clip)[2]
 
 
 def white_mix(target: NDArray[np.float64], base: NDArray[np.float64], clip: NDArray[np.bool_] | None = None,
@@ -407,25 +400,24 @@ def white_mix(target: NDArray[np.float64], base: NDArray[np.float64], clip: NDAr
     -------
     a, b, cost : (M,) float64 arrays; ``cost`` is the length of what the fit leaves unexplained
     """
-    spot, part = base, target
-    clip = np.zeros(part.shape, bool) if clip is None else clip
+    clip = np.zeros(target.shape, bool) if clip is None else clip
     w = (~clip).astype(np.float64)
-    one = np.ones_like(spot)
-    # normal equations of the weighted fit, per part
-    saa, sab, sbb = (w * spot * spot).sum(-1), (w * spot).sum(-1), w.sum(-1)
-    ta, tb = (w * spot * part).sum(-1), (w * part).sum(-1)
+    one = np.ones_like(base)
+    # normal equations of the weighted fit, per colour
+    saa, sab, sbb = (w * base * base).sum(-1), (w * base).sum(-1), w.sum(-1)
+    ta, tb = (w * base * target).sum(-1), (w * target).sum(-1)
     det = saa * sbb - sab * sab
     ok = np.abs(det) > 1e-12
     safe = np.where(ok, det, 1.0)
     free = np.stack([(sbb * ta - sab * tb) / safe, (saa * tb - sab * ta) / safe], axis=-1)
     cands = [np.where((ok & (free.min(-1) >= 0))[:, None], free, np.nan),
-             np.stack([np.maximum(ta, 0.0) / np.maximum(saa, 1e-12), np.zeros(len(spot))], axis=-1),
-             np.stack([np.zeros(len(spot)), np.maximum(tb, 0.0) / np.maximum(sbb, 1e-12)], axis=-1)]
-    best = np.full(len(spot), np.inf)
-    fit = np.zeros((len(spot), 2))
+             np.stack([np.maximum(ta, 0.0) / np.maximum(saa, 1e-12), np.zeros(len(base))], axis=-1),
+             np.stack([np.zeros(len(base)), np.maximum(tb, 0.0) / np.maximum(sbb, 1e-12)], axis=-1)]
+    best = np.full(len(base), np.inf)
+    fit = np.zeros((len(base), 2))
     for ab in cands:
-        pred = ab[:, :1] * spot + ab[:, 1:] * one
-        miss = np.where(clip, np.maximum(part - pred, 0.0), part - pred)
+        pred = ab[:, :1] * base + ab[:, 1:] * one
+        miss = np.where(clip, np.maximum(target - pred, 0.0), target - pred)
         cost = np.sqrt((miss ** 2).sum(-1))
         better = ~np.isnan(cost) & (cost < best)
         best = np.where(better, cost, best)
