@@ -90,6 +90,7 @@ class MarksConfig:
     outline_slack_px: int
     dot_share: float
     dot_offset: float
+    strength_percentile: float
     outline_percentile: float
     glare_ratio: float
     faint_floor: float
@@ -121,9 +122,10 @@ class CellInk:
     its own ink in a plain cell) lies from the centre of its inside, as a share of the inside's
     side (0 without such ink; a mark is drawn on its cell, a neighbour's stroke reaching in lies
     along one side).
-    ``strength``: the median contrast with the fill of the cell's own ink in its inside, as a
-    multiple of the ink thresholds (0 without ink): pen drawn on one card is alike dark and
-    saturated in every cell, faint residue (a mark wiped off) is weaker.
+    ``strength``: the ``strength_percentile`` percentile of the contrast with the fill of the
+    cell's own ink in its inside, as a multiple of the ink thresholds (0 without ink): pen drawn
+    on one card is alike dark and saturated in every cell, faint residue (a mark wiped off) is
+    weaker.
     ``faint``: ``(centre, sectors, spread)`` of each plain cell's own ink in a washed-out cell (a
     glare) judged against its own neighbourhood's contrast (:func:`_faint_ink`); 0 elsewhere.
     ``masks``: ``(rows, cols, S, S)`` bool, each cell's ink (the outline's reaching in included)
@@ -232,7 +234,7 @@ def cell_ink(face: NDArray[np.uint8], grid: Grid, printed: NDArray[np.str_],
                 vivid_shades.setdefault(sym, []).append(light[vivid])
         cells[(r, c)] = (patch, own, alien, light, raw_map[sl])
         strong = contrast[sl][patch & ~alien]
-        out[10][r, c] = float(linear_percentile(strong, 90.0)) if strong.size else 0.0
+        out[10][r, c] = float(linear_percentile(strong, cfg.strength_percentile)) if strong.size else 0.0
     # the print's own lightness on this card: pen over a symbol keeps much of its hue but is
     # clearly darker than the print, so such pixels are residual ink too. It is the lightness of
     # the print's clearly coloured pixels (the full symbol_chroma) when it has any: the lower
