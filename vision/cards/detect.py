@@ -427,6 +427,8 @@ def _repair(near: NDArray[np.bool_], quad: NDArray[np.float64], cfg: DetectConfi
     t = np.linspace(cfg.support_span, 1.0 - cfg.support_span, cfg.support_samples)
     n_turns = 2 * round(cfg.repair_turn_deg) + 1
     turns = np.radians(np.linspace(-cfg.repair_turn_deg, cfg.repair_turn_deg, n_turns))
+    cs, sn = np.cos(turns)[:, None], np.sin(turns)[:, None]
+    flat = near.ravel()
     for i in bad:
         a, b = quad[(i + 2) % 4], quad[(i + 3) % 4]  # the opposite side, running the other way
         d = (b - a) / max(1e-9, float(np.hypot(*(b - a))))
@@ -439,7 +441,6 @@ def _repair(near: NDArray[np.bool_], quad: NDArray[np.float64], cfg: DetectConfi
         offsets = np.arange(lo_off, hi_off, 1.0) * np.sign(far)
         # every turned line at every offset at once: directions (turns, 2), then the points
         # along each line over the opposite side's extent (turns, offsets, samples, 2)
-        cs, sn = np.cos(turns)[:, None], np.sin(turns)[:, None]
         dts = np.concatenate([cs * d[0] - sn * d[1], sn * d[0] + cs * d[1]], axis=1)
         nts = np.stack([-dts[:, 1], dts[:, 0]], axis=1)
         length = float(np.hypot(*(b - a)))
@@ -450,21 +451,27 @@ def _repair(near: NDArray[np.bool_], quad: NDArray[np.float64], cfg: DetectConfi
         along = t * length
         xi = _rounded(bases[:, 0, None] + offsets[None, :] * nts[:, 0, None], along, dts[:, 0])
         yi = _rounded(bases[:, 1, None] + offsets[None, :] * nts[:, 1, None], along, dts[:, 1])
-        inside = (xi >= 0) & (xi < w) & (yi >= 0) & (yi < h)
-        hit = near.ravel()[np.where(inside, yi * w + xi, 0)] & inside
+        if xi.min() >= 0 and yi.min() >= 0 and xi.max() < w and yi.max() < h:
+            hit = flat[yi * w + xi]  # every sample inside the photo
+        else:
+            inside = (xi >= 0) & (xi < w) & (yi >= 0) & (yi < h)
+            hit = flat[np.where(inside, yi * w + xi, 0)] & inside
         # the share of hits (a whole count over the samples, as the mean of the booleans)
         scores = np.count_nonzero(hit, axis=2) / hit.shape[2]  # (turns, offsets)
-        best: tuple[float, float, NDArray[np.float64], NDArray[np.float64]] | None = None
-        for n_turn, score in enumerate(scores):
-            k = int(np.argmax(score))
-            if best is None or score[k] > best[0] + 1e-9:
-                best = (float(score[k]), float(offsets[k]), bases[n_turn] + offsets[k] * nts[n_turn],
-                        dts[n_turn])
-        if best is None or best[0] < cfg.side_support:
+        # each turn's best offset (the first of equals); the first turn's best wins unless a later
+        # turn's is better by more than 1e-9
+        ks = scores.argmax(axis=1)
+        tops = scores[np.arange(n_turns), ks].tolist()
+        n_best = 0
+        for n_turn in range(1, n_turns):
+            if tops[n_turn] > tops[n_best] + 1e-9:
+                n_best = n_turn
+        if tops[n_best] < cfg.side_support:
             if every:
                 return None
             continue
-        lines[i] = (best[2], best[3])
+        k = ks[n_best]
+        lines[i] = (bases[n_best] + offsets[k] * nts[n_best], dts[n_best])
     fixed, meet = _side_corners(lines)
     if not meet.all():
         return None
@@ -699,14 +706,18 @@ def _segments(edges: NDArray[np.uint8], min_len: float) -> NDArray[np.float64]:
     """Straight edge segments ``(n, 4)`` (x0, y0, x1, y1) of at least ``min_len`` pixels: the
     sides of each edge chain's polygon approximation (within 2 pixels)."""
     contours, _ = cv2.findContours(edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_NONE)
-    out = []
-    for cnt in contours:
-        if len(cnt) < min_len:
-            continue
-        poly = cv2.approxPolyDP(cnt, 2.0, True).reshape(-1, 2).astype(np.float64)
-        ends = np.concatenate([poly, np.roll(poly, -1, axis=0)], axis=1)
-        out.append(ends[np.hypot(ends[:, 2] - ends[:, 0], ends[:, 3] - ends[:, 1]) >= min_len])
-    return np.concatenate(out) if out else np.zeros((0, 4))
+    polys = [cv2.approxPolyDP(cnt, 2.0, True).reshape(-1, 2) for cnt in contours if len(cnt) >= min_len]
+    if not polys:
+        return np.zeros((0, 4))
+    pts = np.concatenate(polys).astype(np.float64)
+    # every polygon's sides at once: each vertex and the next one along its own polygon (the
+    # last vertex's next one is its polygon's first)
+    counts = np.array([len(poly) for poly in polys])
+    last = np.cumsum(counts) - 1
+    nxt = np.arange(1, len(pts) + 1)
+    nxt[last] = last + 1 - counts
+    ends = np.concatenate([pts, pts[nxt]], axis=1)
+    return ends[np.hypot(ends[:, 2] - ends[:, 0], ends[:, 3] - ends[:, 1]) >= min_len]
 
 
 def _card_sides(area: float) -> tuple[float, float]:
@@ -824,7 +835,7 @@ def propose(image: NDArray[np.uint8], found: tuple[CardQuad, ...],
         found card nearest to each corner where that differs, best supported first."""
         out_: list[tuple[float, NDArray[np.float64]]] = []
         for p, legs, local in meets:
-            if nearest and np.isclose(local, med):
+            if nearest and abs(local - med) <= 1e-8 + 1e-5 * med:  # np.isclose(local, med)
                 continue
             s_short, s_long = _card_sides(local) if nearest else (short, long_)
             for (ui, li), (uj, lj) in itertools.product(legs[0], legs[1]):

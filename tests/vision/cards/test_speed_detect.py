@@ -108,3 +108,55 @@ def test_a_framed_edge_map_has_no_outer_contour_but_the_frame(seed: int) -> None
         assert len(outer) == 1
         assert any(np.array_equal(outer[0], c) for c in listed)
         assert detect_mod._shape(outer[0], cfg, edges.shape[:2]) is None
+
+
+def _plain_segments(edges: np.ndarray, min_len: float) -> np.ndarray:
+    """The straight segments as the detector made them before, one contour at a time."""
+    contours, _ = cv2.findContours(edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_NONE)
+    out = []
+    for cnt in contours:
+        if len(cnt) < min_len:
+            continue
+        poly = cv2.approxPolyDP(cnt, 2.0, True).reshape(-1, 2).astype(np.float64)
+        ends = np.concatenate([poly, np.roll(poly, -1, axis=0)], axis=1)
+        out.append(ends[np.hypot(ends[:, 2] - ends[:, 0], ends[:, 3] - ends[:, 1]) >= min_len])
+    return np.concatenate(out) if out else np.zeros((0, 4))
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_segments_match_the_contour_by_contour_ones(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    edges = np.zeros((120, 160), np.uint8)
+    for _ in range(8):
+        x, y = int(rng.integers(-20, 150)), int(rng.integers(-20, 110))
+        cv2.rectangle(edges, (x, y), (x + int(rng.integers(5, 60)), y + int(rng.integers(5, 70))), 255, 1)
+        cv2.line(edges, tuple(int(v) for v in rng.integers(0, 160, 2)),
+                 tuple(int(v) for v in rng.integers(0, 120, 2)), 255, 1)
+    edges[rng.random(edges.shape) < 0.01] = 255  # specks: single points and short chains
+    for min_len in (1.0, 12.0, 30.0, 500.0):
+        got = detect_mod._segments(edges, min_len)
+        assert got.shape[1] == 4 and got.dtype == np.float64
+        assert np.array_equal(got, _plain_segments(edges, min_len))
+    assert detect_mod._segments(np.zeros((20, 30), np.uint8), 5.0).shape == (0, 4)
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_repair_searches_past_the_border_as_inside_it(seed: int) -> None:
+    """A side searched partly outside the photo (its samples there are no edge) moves where the
+    same search on a photo with a blank margin round it moves it."""
+    rng = np.random.default_rng(seed)
+    cfg = detect_mod.default_config()
+    near = np.zeros((130, 100), bool)
+    x0, y0 = int(rng.integers(3, 8)), int(rng.integers(3, 8))
+    x1, y1 = x0 + 90, y0 + 118  # the card fills the photo: the search runs past its border
+    near[y0, x0:x1 + 1] = near[y1, x0:x1 + 1] = True
+    near[y0:y1 + 1, x0] = near[y0:y1 + 1, x1] = True
+    quad = np.array([[x0, y0], [x1 - 9, y0], [x1 - 9, y1], [x0, y1]], float)
+    fixed = detect_mod._repair(near, quad, cfg)
+    margin = 40
+    padded = np.zeros((near.shape[0] + 2 * margin, near.shape[1] + 2 * margin), bool)
+    padded[margin:-margin, margin:-margin] = near
+    shifted = detect_mod._repair(padded, quad + margin, cfg)
+    assert fixed is not None and shifted is not None
+    assert np.allclose(fixed + margin, shifted, atol=1e-6)
+    assert np.max(np.abs(np.sort(fixed[:, 0]) - np.array([x0, x0, x1, x1]))) < 1.5
