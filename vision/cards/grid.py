@@ -640,6 +640,62 @@ def slid_lattices(shape: tuple[int, ...], grid: Grid, px_per_mm: float, config: 
     return [(xs, ys) for xs in per_axis[0] for ys in per_axis[1]]
 
 
+def squared_lattices(shape: tuple[int, ...], grid: Grid, px_per_mm: float, config: GridConfig | None = None,
+                     ) -> list[tuple[NDArray[np.float64], NDArray[np.float64]]]:
+    """The lattices of square cells that keep one axis of ``grid`` and space the other alike.
+
+    Every card's cells are square. When a face's lattice is not (a blur along one direction
+    fades that direction's outlines, and a line of the art or a pen stroke peaks in their
+    place), one of its axes is still the grid's: each axis in turn keeps its spacing and phase
+    (carried over the face as in :func:`slid_lattices`), and the other takes the same spacing,
+    in the phase of each of its own lines.
+
+    Parameters
+    ----------
+    shape : (H, W, ...)
+        The face's shape.
+    grid : Grid
+        A lattice found on the face (its presence is not used).
+    px_per_mm : float
+        Face scale.
+    config : GridConfig, optional
+        ``min_lines``, ``max_lines`` and ``extend_margin_mm``.
+
+    Returns
+    -------
+    list of (xs, ys)
+        Each lattice's vertical and horizontal lines ``(cols + 1,)`` and ``(rows + 1,)`` float64,
+        distinct to the pixel.
+    """
+    cfg = config or default_config()
+    h, w = shape[:2]
+    margin = cfg.extend_margin_mm * px_per_mm
+
+    def windows(anchor: float, step: float, size: int) -> list[NDArray[np.float64]]:
+        first = -int(np.floor((anchor - margin) / step))
+        last = int(np.floor((size - 1 - margin - anchor) / step))
+        carried = anchor + step * np.arange(first, last + 1)
+        return [carried[s:s + n] for n in range(cfg.min_lines, cfg.max_lines + 1)
+                for s in range(len(carried) - n + 1)]
+
+    steps = [float(grid.xs[-1] - grid.xs[0]) / (len(grid.xs) - 1),
+             float(grid.ys[-1] - grid.ys[0]) / (len(grid.ys) - 1)]
+    out: list[tuple[NDArray[np.float64], NDArray[np.float64]]] = []
+    seen: set[bytes] = set()
+    for keep, (lines, size) in enumerate(((grid.xs, w), (grid.ys, h))):
+        other, other_size = (grid.ys, h) if keep == 0 else (grid.xs, w)
+        kept = windows(float(lines[0]), steps[keep], size)
+        spaced = [v for a in other for v in windows(float(a), steps[keep], other_size)]
+        for a in kept:
+            for b in spaced:
+                xs, ys = (a, b) if keep == 0 else (b, a)
+                key = np.concatenate([np.round(xs), [-1.0], np.round(ys)]).tobytes()
+                if key not in seen:
+                    seen.add(key)
+                    out.append((xs, ys))
+    return out
+
+
 def measure_lattice(lines: FaceLines, xs: NDArray[np.float64], ys: NDArray[np.float64],
                     config: GridConfig | None = None) -> Grid:
     """The grid of lines ``xs`` and ``ys`` on a face, each position's presence and the cells'

@@ -273,6 +273,52 @@ def _slid(shape: tuple[int, ...], lines: grid_mod.FaceLines, grids: list[grid_mo
     return None
 
 
+def _squared(found: _Lattices, table: _Layouts, catalog: Catalog, cfg: CardsConfig,
+             ) -> tuple[grid_mod.Grid, identify_mod.Observation, identify_mod.Identity] | None:
+    """The card the catalog names on the lattice of square cells that explains a face's outlines
+    best, for a face whose lattices are not square and on which the catalog names no card.
+
+    Every card's cells are square. A face whose lattice is not, cut from the card's own outline,
+    lost one direction's outlines (a blur along it, hatching across it) and took a line of the
+    art or a pen stroke for them, while the other axis holds the grid's lines: of the lattices
+    that keep one axis of a lattice found and space the other alike
+    (:func:`vision.cards.grid.squared_lattices`), the one whose cells best explain the outlines
+    (:func:`_layout_fit`) is read. It is the only one read: a lattice the outlines do not single
+    out is a guess on which some card of the catalog fits by chance.
+
+    Parameters
+    ----------
+    found : _Lattices
+        The face, its outline measurements and the lattices found on it.
+    table : dict
+        The catalog's layouts by grid shape (:func:`_layout_table`).
+    catalog : Catalog
+    cfg : CardsConfig
+
+    Returns
+    -------
+    (Grid, Observation, Identity) or None
+        The square lattice (its cells measured), what it shows and the card named there;
+        ``None`` when the catalog names no card on it.
+    """
+    ppm = cfg.rectify.px_per_mm
+    face, lines = found.face, found.lines
+    best: tuple[float, grid_mod.Grid] | None = None
+    for g0 in found.grids:
+        for xs, ys in grid_mod.squared_lattices(face.image.shape, g0, ppm, cfg.grid):
+            g = dataclasses.replace(g0, xs=xs, ys=ys, presence=np.zeros((len(ys) - 1, len(xs) - 1)))
+            f = _layout_fit(lines, g, table, cfg.grid)
+            if best is None or f > best[0]:
+                best = (f, g)
+    if best is None:
+        return None
+    g = dataclasses.replace(grid_mod.measure_lattice(lines, best[1].xs, best[1].ys, cfg.grid),
+                            whole=best[1].whole)
+    o = identify_mod.observe(face.image, g, ppm, cfg.identify)
+    i = identify_mod.identify(o, catalog, cfg.identify)
+    return (g, o, i) if i.card is not None else None
+
+
 def _doubted(named: identify_mod.Identity, rival: identify_mod.Identity) -> bool:
     """Whether the catalog's reading of another lattice (``rival``) puts a name in doubt: it names
     another card, with a better score and margin."""
@@ -352,6 +398,12 @@ def _prepare_quad(image: NDArray[np.uint8], quad: detect_mod.CardQuad, catalog: 
             key = (i.card is not None, i.score + i.margin)
             if i.card is not None and key > best[0]:
                 best = (key, g, o, i)
+    if not doubted and best[3].card is None and _squareness(best[1]) > cfg.rectify.square_tol:
+        # no card named on a lattice of cells that are not square: one axis of a lattice found
+        # may still be the grid's (see _squared)
+        squared = _squared(found, table, catalog, cfg)
+        if squared is not None:
+            best = ((True, squared[2].score + squared[2].margin), *squared)
     _, grid, obs, ident = best
     if ident.card is None and not grid.whole:
         # a card with faint lattice lines but neither a clear grid nor a known layout: report it
