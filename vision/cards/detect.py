@@ -114,7 +114,7 @@ class Detection(tuple[CardQuad, ...]):
 def _clockwise(pts: NDArray[np.float64]) -> NDArray[np.float64]:
     """The points ``(n, 2)`` float64 in order of their angle about their mean (clockwise in image
     coordinates, y down)."""
-    c = pts.mean(axis=0)
+    c = pts.sum(axis=0) / len(pts)  # the mean (np.mean's own sum and division), at less cost
     ang = np.arctan2(pts[:, 1] - c[1], pts[:, 0] - c[0])
     return pts[np.argsort(ang)]
 
@@ -159,22 +159,23 @@ def _refine(contour: NDArray[np.float64], quad: NDArray[np.float64],
         too far.
     """
     pts = contour.reshape(-1, 2)
+    d = quad[[1, 2, 3, 0]] - quad  # (4, 2): side i runs from quad[i] along d[i]
+    length = np.hypot(d[:, 0], d[:, 1])
+    if (length < 4).any():
+        return quad
+    n = np.stack([-d[:, 1], d[:, 0]], axis=1) / length[:, None]
+    # every side at once: each point's place along the side (a share of its length) and its
+    # distance from it, (4, n); a stacked matmul makes each side's products as rel @ d[i] does
+    rel = pts[None, :, :] - quad[:, None, :]
+    t = np.matmul(rel, d[:, :, None])[:, :, 0] / (length * length)[:, None]
+    dist = np.abs(np.matmul(rel, n[:, :, None])[:, :, 0])
+    near = ((t > cfg.refine_span[0]) & (t < cfg.refine_span[1])
+            & (dist < np.maximum(cfg.refine_band[0], cfg.refine_band[1] * length)[:, None]))
+    if (np.count_nonzero(near, axis=1) < 5).any():
+        return quad
     lines = []
     for i in range(4):
-        a, b = quad[i], quad[(i + 1) % 4]
-        d = b - a
-        length = float(np.hypot(*d))
-        if length < 4:
-            return quad
-        n = np.array([-d[1], d[0]]) / length
-        rel = pts - a
-        t = (rel @ d) / (length * length)
-        dist = np.abs(rel @ n)
-        sel = pts[(t > cfg.refine_span[0]) & (t < cfg.refine_span[1])
-                  & (dist < max(cfg.refine_band[0], cfg.refine_band[1] * length))]
-        if len(sel) < 5:
-            return quad
-        vx, vy, x0, y0 = cv2.fitLine(sel.astype(np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+        vx, vy, x0, y0 = cv2.fitLine(pts[near[i]].astype(np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
         lines.append((np.array([x0, y0], float), np.array([vx, vy], float)))
     out, meet = _side_corners(lines)
     if not meet.all():
@@ -206,7 +207,10 @@ def _shape(cnt: NDArray[np.int32], cfg: DetectConfig, size: tuple[int, int],
     card-shaped quadrilateral (or, touching the border, a filled partial card), up to a square.
     ``((quad, partial, area), squat, cut)``, ``squat`` when the hull is squarer than
     ``aspect_range[1]`` (a card only where nothing else was found, see :func:`_candidates`), ``cut``
-    when the quad is completed from four sides of a hull that lost a corner (see :func:`_uncut`)."""
+    when the quad is completed from four sides of a hull that lost a corner (see :func:`_uncut`).
+    A complete card's loop must fill ``min_solidity`` of its hull, unless it is an open chain (the
+    contour of a thin edge, whose area is at most ``thin_chain`` times its length); the test comes
+    before the corners are refined, which only the quads kept need."""
     h, w = size
     img_area = float(h * w)
     hull = cv2.convexHull(cnt)
@@ -253,6 +257,10 @@ def _shape(cnt: NDArray[np.int32], cfg: DetectConfig, size: tuple[int, int],
             # a corner completed outside the photo was cut by its edge, not lost: a cut card
             return (_clockwise(approx), True, hull_area), False, False
         cut = True
+    # a loop must fill its hull; an open chain (the contour of a thin edge) need not
+    area = cv2.contourArea(cnt)
+    if area / hull_area < cfg.min_solidity and area > cfg.thin_chain * cv2.arcLength(cnt, True):
+        return None
     quad = _refine(cnt.reshape(-1, 2).astype(np.float64), _clockwise(approx), cfg)
     return (_clockwise(quad), False, hull_area), aspect > hi, cut
 
@@ -326,7 +334,6 @@ def _candidates(edges: NDArray[np.uint8], cfg: DetectConfig,
         _, _, bw, bh = cv2.boundingRect(cnt)
         if bw * bh < min_area:
             continue
-        area = cv2.contourArea(cnt)
         # a card seen at a flat angle (far from the camera of a tilted view) is foreshortened
         # along the view, up to a square; so is a card's square grid box. A squat quad only
         # fills a place no card-shaped quad took
@@ -334,10 +341,6 @@ def _candidates(edges: NDArray[np.uint8], cfg: DetectConfig,
         if shaped is None:
             continue
         cand, squat, cut = shaped
-        # a loop must fill its hull; an open chain (the contour of a thin edge) need not
-        if (not cand[1] and area / cand[2] < cfg.min_solidity
-                and area > cfg.thin_chain * cv2.arcLength(cnt, True)):
-            continue
         weak = not cand[1] and _side_support(near, cand[0], cfg) < cfg.side_support
         if weak and not (squat or cut):
             # a side that runs along no edge cuts across the card (a corner lost to glare or a
