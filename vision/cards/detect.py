@@ -820,7 +820,9 @@ def propose(image: NDArray[np.uint8], found: tuple[CardQuad, ...],
     corners, meet = _intersect_many(a[pairs[:, 0]], u[pairs[:, 0]], a[pairs[:, 1]], u[pairs[:, 1]])
     # each corner: its legs along both segments and the size of the found card nearest to it
     meets: list[tuple[NDArray[np.float64], list[list[tuple[NDArray[np.float64], float]]], float]] = []
-    for (i, j), p, met in zip(pairs, corners, meet, strict=True):
+    nearest_area = areas[np.argmin(np.hypot(corners[:, None, 0] - centres[None, :, 0],
+                                            corners[:, None, 1] - centres[None, :, 1]), axis=1)]
+    for (i, j), p, met, local in zip(pairs, corners, meet, nearest_area.tolist(), strict=True):
         if not met:
             continue
         # each segment reaches the corner (within gap) and runs away from it by a leg; a
@@ -831,7 +833,7 @@ def propose(image: NDArray[np.uint8], found: tuple[CardQuad, ...],
             legs.append([(sign * u[k], reach) for sign, reach, start in ((1.0, t[1], t[0]),
                                                                           (-1.0, -t[0], -t[1]))
                          if start <= gap and reach >= cfg.propose_min_side * short])
-        meets.append((p, legs, float(areas[np.argmin(np.hypot(*(centres - p).T))])))
+        meets.append((p, legs, local))
 
     def completed(nearest: bool) -> list[tuple[float, NDArray[np.float64]]]:
         """The corners completed to the typical card size, or (``nearest``) to the size of the
