@@ -20,7 +20,10 @@ marked, and in between "uncertain" rather than a guess. A cell left in between w
 beyond its print has its centre of mass far off the cell's centre holds a neighbour's stroke
 reaching in from one side (hatching joined across the outlines, which no tracing can give to one
 cell), and is unmarked; one left in between with a small dot in its centre, as strong as the pen
-of the card's clear marks, is marked (faint residue stays open). The pooled print of a symbol is
+of the card's clear marks, is marked (faint residue stays open). Faint pen under a glare is read
+against its own neighbourhood's contrast: it leaves its cell uncertain, or marked when it reads as a
+mark there and is as strong, for that contrast, as the pen of the card's clear marks. The pooled
+print of a symbol is
 compared with each cell after the small shift that fits it best (the grid's lines are found to a
 pixel or two).
 """
@@ -126,8 +129,9 @@ class CellInk:
     cell's own ink in its inside, as a multiple of the ink thresholds (0 without ink): pen drawn
     on one card is alike dark and saturated in every cell, faint residue (a mark wiped off) is
     weaker.
-    ``faint``: ``(centre, sectors, spread)`` of each plain cell's own ink in a washed-out cell (a
-    glare) judged against its own neighbourhood's contrast (:func:`_faint_ink`); 0 elsewhere.
+    ``faint``: ``(centre, sectors, spread, strength)`` of each plain cell's own ink in a washed-out
+    cell (a glare) judged against its own neighbourhood's contrast (:func:`_faint_ink`); 0
+    elsewhere.
     ``masks``: ``(rows, cols, S, S)`` bool, each cell's ink (the outline's reaching in included)
     resampled to ``S = mask_px`` square (empty for water), to compare cells printed with the same
     symbol pixel by pixel.
@@ -145,7 +149,7 @@ class CellInk:
     corner_ink: NDArray[np.float64] | None = None
     offset: NDArray[np.float64] | None = None
     strength: NDArray[np.float64] | None = None
-    faint: tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]] | None = None
+    faint: tuple[NDArray[np.float64], ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -284,9 +288,10 @@ def cell_ink(face: NDArray[np.uint8], grid: Grid, printed: NDArray[np.str_],
 def _faint_ink(lab: NDArray[np.float32], raw_map: NDArray[np.bool_], cells: list[_Cell],
                measured: Mapping[tuple[int, int], tuple[NDArray[np.bool_], ...]],
                fills: Mapping[tuple[int, int], NDArray[np.float32]], ink_dist: float, ink_dark: float,
-               cfg: MarksConfig) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
-    """``(centre, sectors, spread)``, each ``(rows, cols)`` float64 as in :class:`CellInk`, of
-    each washed-out plain cell's own ink against its own neighbourhood's contrast (0 elsewhere).
+               cfg: MarksConfig) -> tuple[NDArray[np.float64], ...]:
+    """``(centre, sectors, spread, strength)``, each ``(rows, cols)`` float64 as in
+    :class:`CellInk`, of each washed-out plain cell's own ink against its own neighbourhood's
+    contrast (0 elsewhere).
 
     The ink thresholds follow the whole card's contrast; a glare lowers the contrast of a part of
     the face, its printed outline and the pen on it alike, and lightens the cell's fill past the
@@ -297,14 +302,17 @@ def _faint_ink(lab: NDArray[np.float32], raw_map: NDArray[np.bool_], cells: list
     median over the card's cells is the cell's local contrast. A plain cell whose share is below
     ``glare_ratio`` is measured again with its thresholds scaled by that share (not below
     ``faint_floor``), its outline cleared as in :func:`_outline_cleared` and its neighbours'
-    traced strokes left out as before.
+    traced strokes left out as before. Its ``strength`` is that of :class:`CellInk` (the
+    ``strength_percentile`` percentile of its own ink's contrast with its fill, as a multiple of
+    the ink thresholds) taken against the scaled thresholds: the glare scales the pen's contrast
+    with the outline's, so pen of the card's clear marks keeps about their strength.
 
     ``lab`` ``(H, W, 3)`` float32 the window's white-balanced Lab and ``raw_map`` ``(H, W)`` bool
     its ink as :func:`_ink_map` gives it; ``measured`` each cell's ``(patch, own, alien, ...)``
     from :func:`cell_ink`.
     """
     shape = (max(c.rc[0] for c in cells) + 1, max(c.rc[1] for c in cells) + 1) if cells else (0, 0)
-    out = tuple(np.zeros(shape) for _ in range(3))
+    out = tuple(np.zeros(shape) for _ in range(4))
     # the cells whose boxes (and insides within them) have one size are measured together
     groups: dict[tuple[int, ...], list[_Cell]] = {}
     for cell in cells:
@@ -330,9 +338,11 @@ def _faint_ink(lab: NDArray[np.float32], raw_map: NDArray[np.bool_], cells: list
     if not plain:
         return out
     faint_map = raw_map.copy()
+    contrast: dict[tuple[int, int], NDArray[np.float32]] = {}
     for cell in plain:
         own = _own_contrast(lab[cell.box], fills[cell.rc], ink_dist, ink_dark)
         faint_map[cell.box] = own >= washed[cell.rc]
+        contrast[cell.rc] = own
     cleared = _outline_cleared(faint_map, cells, cfg)
     for cell in plain:
         patch = cleared[cell.inner]
@@ -345,6 +355,10 @@ def _faint_ink(lab: NDArray[np.float32], raw_map: NDArray[np.bool_], cells: list
         out[0][cell.rc] = float(mine[z.inner].mean())
         out[1][cell.rc] = float(on.mean())
         out[2][cell.rc] = float(_spread_table()[int(on @ np.array(_SECTOR_BITS))])
+        y0, x0 = cell.inner[0].start - cell.box[0].start, cell.inner[1].start - cell.box[1].start
+        strong = contrast[cell.rc][y0:y0 + patch.shape[0], x0:x0 + patch.shape[1]][mine]
+        if strong.size:
+            out[3][cell.rc] = float(linear_percentile(strong, cfg.strength_percentile)) / washed[cell.rc]
     return out
 
 
@@ -1050,6 +1064,8 @@ def read_marks(face: NDArray[np.uint8], grid: Grid, printed: NDArray[np.str_],
     state = np.full((rows, cols), -2, np.int8)
     score = np.zeros((rows, cols))
     conf = np.zeros((rows, cols))
+    # the fourth stage's cells: 1 where the faint ink reads as a mark, -1 as an open case
+    faint_read = np.zeros((rows, cols), np.int8)
     for sym in sorted(set(printed.ravel()) - {"."}):
         where = printed == sym
         cells = list(zip(*np.nonzero(where), strict=True))
@@ -1107,14 +1123,18 @@ def read_marks(face: NDArray[np.uint8], grid: Grid, printed: NDArray[np.str_],
                 # outer half of the cell, on one side: a neighbour's stroke reaching in (hatching
                 # joined across the outlines), not a mark drawn on this cell
                 st, cf = 0, 0.5
-            if st == 0 and sym == "#" and ink.faint is not None and _faint_doubt(ink.faint, rc, cfg):
+            if st == 0 and sym == "#" and ink.faint is not None:
                 # fourth stage: faint ink in a washed-out cell, judged against its neighbourhood
-                st, cf = -1, 0.0
+                faint_read[rc] = _faint_reading(ink.faint, rc, cfg)
+                if faint_read[rc] != 0:
+                    st, cf = -1, 0.0
             if prints is not None:
                 st, sc, cf = _pooled(st, sc, cf, _residual(_edge_runs_cleared(ink.masks[rc], cfg),
                                                            prints), cfg)
             state[rc], score[rc], conf[rc] = st, sc, cf
+    pen = _card_pen(state, ink, printed)
     _settle_dots(state, score, conf, ink, printed, cfg)
+    _settle_faint(state, score, conf, ink, faint_read, pen, cfg)
     return CellVerdicts(state, score, conf)
 
 
@@ -1127,18 +1147,53 @@ def _own_contrast(px: NDArray[np.float32], fill: NDArray[np.float32], ink_dist: 
     return np.maximum(_lab_distance(px - fill) / ink_dist, (fill[..., 0] - px[..., 0]) / ink_dark)
 
 
-def _faint_doubt(faint: tuple[NDArray[np.float64], ...], rc: tuple[int, int], cfg: MarksConfig) -> bool:
-    """Whether a plain cell read unmarked holds faint ink that its washed-out neighbourhood's
-    contrast shows as a mark or an open case (:func:`_faint_ink`): it is then uncertain, never
-    marked (a wrong verdict costs a player more than an open one). The lowered thresholds also
-    take in the blurred outline and a neighbour's stroke reaching in: ink on one side of the ring
-    only (within ``spill_arc``) without ink in the centre (above ``plain_lo``) is not a mark's
-    shape; a faint mark crosses the cell's centre or goes round it."""
-    c, sec, spread = (float(a[rc]) for a in faint)
+def _faint_reading(faint: tuple[NDArray[np.float64], ...], rc: tuple[int, int], cfg: MarksConfig) -> int:
+    """How the faint ink of a plain cell read unmarked reads against its washed-out
+    neighbourhood's contrast (:func:`_faint_ink`): 1 as a mark, -1 as an open case, 0 as nothing.
+    The lowered thresholds also take in the blurred outline and a neighbour's stroke reaching in:
+    ink on one side of the ring only (within ``spill_arc``) without ink in the centre (above
+    ``plain_lo``) is not a mark's shape (0); a faint mark crosses the cell's centre or goes round
+    it. ``faint`` holds ``(centre, sectors, spread, ...)``, each ``(rows, cols)`` float64."""
+    c, sec, spread = (float(faint[k][rc]) for k in range(3))
     lo, hi = cfg.plain_lo, cfg.plain_hi
     if c <= lo[0] and spread <= cfg.spill_arc:
-        return False
-    return _decide(c, sec, lo, hi)[0] != 0
+        return 0
+    return _decide(c, sec, lo, hi)[0]
+
+
+def _faint_doubt(faint: tuple[NDArray[np.float64], ...], rc: tuple[int, int], cfg: MarksConfig) -> bool:
+    """Whether a plain cell read unmarked holds faint ink that its washed-out neighbourhood's
+    contrast shows as a mark or an open case (:func:`_faint_reading`): it is then uncertain, and
+    marked only by :func:`_settle_faint`."""
+    return _faint_reading(faint, rc, cfg) != 0
+
+
+def _card_pen(state: NDArray[np.int8], ink: CellInk, printed: NDArray[np.str_]) -> float | None:
+    """The strength of the pen of a card's clear marks: the median ``strength`` of its marked
+    plain cells (``state`` ``(rows, cols)`` as in :class:`CellVerdicts`), or ``None`` without one."""
+    if ink.strength is None:
+        return None
+    clear = (printed == "#") & (state == 1)
+    return float(np.median(ink.strength[clear])) if clear.any() else None
+
+
+def _settle_faint(state: NDArray[np.int8], score: NDArray[np.float64], conf: NDArray[np.float64],
+                  ink: CellInk, faint_read: NDArray[np.int8], pen: float | None, cfg: MarksConfig) -> None:
+    """Fifth stage for plain cells, in place: a washed-out cell the fourth stage left uncertain
+    whose faint ink reads as a mark against its neighbourhood's contrast (``faint_read`` 1, as
+    :func:`_faint_reading` gives it) is marked when that ink is as strong, for that contrast, as
+    the pen of the card's clear marks (its faint ``strength`` at least ``dot_share`` of ``pen``,
+    :func:`_card_pen`): a glare scales the pen's contrast with the outline's, while residue, a
+    smudge or the art showing through stays weaker. A faint open case, and any cell of a card
+    without a clear plain mark, stays uncertain.
+
+    ``state``, ``score``, ``conf`` ``(rows, cols)`` as in :class:`CellVerdicts`.
+    """
+    if pen is None or ink.faint is None or len(ink.faint) < 4:
+        return
+    for r, c in zip(*np.nonzero((faint_read == 1) & (state == -1)), strict=True):
+        if float(ink.faint[3][r, c]) >= cfg.dot_share * pen:
+            state[r, c], score[r, c], conf[r, c] = 1, 1.0, 0.5
 
 
 def _settle_dots(state: NDArray[np.int8], score: NDArray[np.float64], conf: NDArray[np.float64],
@@ -1153,13 +1208,10 @@ def _settle_dots(state: NDArray[np.int8], score: NDArray[np.float64], conf: NDAr
 
     ``state``, ``score``, ``conf`` ``(rows, cols)`` as in :class:`CellVerdicts`.
     """
-    if ink.strength is None:
+    pen = _card_pen(state, ink, printed)
+    if pen is None or ink.strength is None:
         return
     plain = printed == "#"
-    clear = plain & (state == 1)
-    if not clear.any():
-        return
-    pen = float(np.median(ink.strength[clear]))
     centred = ink.offset <= cfg.dot_offset if ink.offset is not None else np.ones(state.shape, bool)
     # a dot: ink in the centre disc, denser there than in the ring (strokes overshooting from
     # the neighbours reach the centre from the ring's side)
