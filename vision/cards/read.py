@@ -121,9 +121,11 @@ class _Lattices:
     grids: list[grid_mod.Grid]
 
 
-def _lattices(image: NDArray[np.uint8], quad: detect_mod.CardQuad, cfg: CardsConfig) -> _Lattices:
-    """Rectify a quad and find the lattices on its face (``grid.alternatives`` at most)."""
-    face = rectify_mod.rectify(image, quad.corners, cfg.rectify)
+def _lattices(image: NDArray[np.uint8], quad: detect_mod.CardQuad, cfg: CardsConfig,
+              across: bool = False) -> _Lattices:
+    """Rectify a quad (``across``: the other way round, see :func:`vision.cards.rectify.rectify`)
+    and find the lattices on its face (``grid.alternatives`` at most)."""
+    face = rectify_mod.rectify(image, quad.corners, cfg.rectify, across=across)
     ppm = cfg.rectify.px_per_mm
     lines = grid_mod.face_lines(face.image, ppm, cfg.grid)
     grids = grid_mod.locate_grids(face.image, ppm, cfg.grid, limit=cfg.grid.alternatives, lines=lines)
@@ -461,6 +463,39 @@ def _cut_short(grid: grid_mod.Grid, shape: tuple[int, ...], px_per_mm: float,
     return False
 
 
+def _sides_doubted(p: CardReading | _Prepared | None, cfg: CardsConfig) -> bool:
+    """Whether a complete card's outline does not tell which of its sides are the card's long
+    ones: its longer pair of opposite sides is less than ``rectify.side_doubt`` times its shorter
+    pair (:func:`vision.cards.rectify.side_ratio`)."""
+    if isinstance(p, _Prepared):
+        corners = p.face.corners
+    elif isinstance(p, CardReading) and not p.partial:
+        corners = np.array(p.corners, np.float64)
+    else:
+        return False
+    return rectify_mod.side_ratio(corners) < cfg.rectify.side_doubt
+
+
+def _either_way(image: NDArray[np.uint8], quad: detect_mod.CardQuad, p: CardReading | _Prepared,
+                catalog: Catalog, cfg: CardsConfig) -> CardReading | _Prepared:
+    """A complete card's reading ``p`` or its reading on the face cut the other way round,
+    whichever the catalog names better: the quad's sides do not tell which are the card's long
+    ones (``rectify.side_doubt``). A card named with full confidence (``identify.full_margin``)
+    is not read again. The other face is taken only when its cells are square (the wrong way
+    round stretches them by the card's aspect squared) and the catalog names it where it names
+    ``p`` not, or with a better score and margin."""
+    known = isinstance(p, _Prepared) and p.ident.card is not None
+    if known and p.ident.margin >= cfg.identify.full_margin:
+        return p
+    q = _prepare_quad(image, quad, catalog, cfg, _lattices(image, quad, cfg, across=True))
+    if not isinstance(q, _Prepared) or q.ident.card is None \
+            or _squareness(q.grid) > cfg.rectify.square_tol:
+        return p
+    if not known or q.ident.score + q.ident.margin > p.ident.score + p.ident.margin:
+        return q
+    return p
+
+
 def _prepare(image: NDArray[np.uint8], quad: detect_mod.CardQuad, catalog: Catalog,
              cfg: CardsConfig, seen: _Lattices | None = None) -> CardReading | _Prepared | None:
     """:func:`_prepare_quad`, and again on the card's outline found anew around its grid
@@ -477,10 +512,12 @@ def _prepare(image: NDArray[np.uint8], quad: detect_mod.CardQuad, catalog: Catal
     4x4 one). The new reading is kept only when it holds more cells and the catalog names it.
     The cells' ink is not measured yet (:func:`_inked`)."""
     p = _prepare_quad(image, quad, catalog, cfg, seen)
+    if _sides_doubted(p, cfg):
+        p = _either_way(image, quad, p, catalog, cfg)
     if not isinstance(p, _Prepared):
         return p
-    square = _squareness(p.grid) <= cfg.rectify.square_tol
     sure = p.ident.card is not None and p.ident.margin >= cfg.identify.full_margin
+    square = _squareness(p.grid) <= cfg.rectify.square_tol
     if square and (sure or not _cut_short(p.grid, p.face.image.shape, cfg.rectify.px_per_mm, cfg.grid)):
         return p
     corners = rectify_mod.reoutline(image, p.face.to_face, p.grid.xs, p.grid.ys,

@@ -37,6 +37,7 @@ class RectifyConfig:
     outline_min_edge: float
     outline_keep: float
     square_doubt: float
+    side_doubt: float
 
 
 @cache
@@ -106,8 +107,27 @@ def warp_face(image: NDArray[np.uint8], corners: NDArray[np.float64],
     return face, m.astype(np.float64)
 
 
+def side_ratio(corners: NDArray[np.float64]) -> float:
+    """How many times longer a quad's longer pair of opposite sides is than its shorter pair
+    (at least 1).
+
+    Parameters
+    ----------
+    corners : (4, 2) float array
+        The quad's corners in photo pixels, in order round it.
+
+    Returns
+    -------
+    float
+    """
+    q = np.asarray(corners, np.float64)
+    sides = np.hypot(*(np.roll(q, -1, axis=0) - q).T)
+    a, b = float(sides[0] + sides[2]), float(sides[1] + sides[3])
+    return max(a, b) / max(1e-9, min(a, b))
+
+
 def rectify(image: NDArray[np.uint8], corners: NDArray[np.float64],
-            config: RectifyConfig | None = None) -> Face:
+            config: RectifyConfig | None = None, across: bool = False) -> Face:
     """Bring a card upright.
 
     Parameters
@@ -116,12 +136,18 @@ def rectify(image: NDArray[np.uint8], corners: NDArray[np.float64],
         The full-resolution BGR photo.
     corners : (4, 2) float array
         The card's corners in photo pixels, clockwise, starting anywhere.
+    config : RectifyConfig, optional
+        The default config when None.
+    across : bool, optional
+        Take the quad's longer pair of opposite sides for the card's short sides: a view tilted
+        along the card's length can shorten its long sides below its short ones (see
+        :func:`side_ratio`).
     """
     cfg = config or default_config()
     q = np.asarray(corners, np.float64)
     sides = [float(np.hypot(*(q[(i + 1) % 4] - q[i]))) for i in range(4)]
-    # start so that the first side (TL -> TR) is a short side
-    start = 0 if sides[0] + sides[2] <= sides[1] + sides[3] else 1
+    # start so that the first side (TL -> TR) is a short side (a long one when ``across``)
+    start = 0 if (sides[0] + sides[2] <= sides[1] + sides[3]) != across else 1
     q = np.roll(q, -start, axis=0)
     face, m = warp_face(image, q, cfg)
     tl, tr, br, bl = _corner_details(face, cfg)
