@@ -352,7 +352,11 @@ def _match(obs: Observation, catalog: Catalog, cfg: IdentifyConfig, colour: bool
         return Identity(None, 0, 0.0, 0.0)
     ranked = sorted(best.values(), key=lambda t: -t[0])
     top_score, top_k, top_card, top_layout = ranked[0]
-    second = ranked[1][0] if len(ranked) > 1 else 0.0
+    # a card of a colour the frame's clear hue rules out (see contradicts) is no rival: it would
+    # not be named however well it fitted
+    ruled_out = {c: contradicts(obs, c, cfg) for c in {t[2].colour for t in ranked}}
+    rivals = [t[0] for t in ranked[1:] if not ruled_out[t[2].colour]]
+    second = rivals[0] if rivals else 0.0
     margin = top_score - second
     # two ways in: a good layout with a margin, or a fair layout with a clear (full-confidence) margin
     clear = margin >= cfg.full_margin and top_layout >= cfg.clear_layout

@@ -15,6 +15,7 @@ from vision.cards.identify import (
     _match,
     _symbol_evidence,
     colour_evidence,
+    contradicts,
     default_config,
     identify,
     observe,
@@ -65,7 +66,9 @@ def test_scores_match_each_candidate_scored_alone(rng: np.random.Generator) -> N
         ranked = _one_by_one(obs, colour=_match(obs, catalog, default_config(), colour=False).card is None)
         assert ident.best is not None and ident.best.id == ranked[0][1]
         assert abs(ident.score - ranked[0][0]) < 1e-12
-        assert abs(ident.margin - (ranked[0][0] - ranked[1][0])) < 1e-12
+        # the margin is over the best other card of a colour the frame does not rule out
+        rival = next((sc for sc, cid, _ in ranked[1:] if not contradicts(obs, catalog.get(cid).colour)), 0.0)
+        assert abs(ident.margin - (ranked[0][0] - rival)) < 1e-12
         if ident.card is not None:
             assert ident.rotation == ranked[0][2]
             seen_known += 1
