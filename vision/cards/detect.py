@@ -313,13 +313,12 @@ def _uncut(poly: NDArray[np.float64], hull_area: float, cfg: DetectConfig) -> ND
 
 
 def _candidates(edges: NDArray[np.uint8], cfg: DetectConfig,
-                ) -> list[tuple[NDArray[np.float64], bool, float, int, bool]]:
-    """Candidates ``(quad, partial, area, rank, outlined)`` from closed edge loops (every contour)
-    and from connected edge chains (a loop left open where a corner of the card matches the table).
+                ) -> list[tuple[NDArray[np.float64], bool, float, bool]]:
+    """Candidates ``(quad, partial, area, rank)`` from closed edge loops (every contour) and from
+    connected edge chains (a loop left open where a corner of the card matches the table).
     ``rank``: 0 for a card-shaped quad, 1 for a weak one (a side of the quad does not run along
     an edge, see :func:`_side_support`), 2 for a squat one (squarer than ``aspect_range[1]``), 3 for
-    one completed over a lost corner (see :func:`_uncut`). ``outlined``: every side of the quad
-    runs along an edge (not weak; partial quads are not weighed and count as outlined).
+    one completed over a lost corner (see :func:`_uncut`).
 
     ``edges`` is an edge map of :func:`_edges`, with the image border drawn in: its only outer
     contour is the border's, which is among ``RETR_LIST``'s contours and spans the whole photo
@@ -350,7 +349,7 @@ def _candidates(edges: NDArray[np.uint8], cfg: DetectConfig,
             fixed = _repair(near, cand[0], cfg)
             if fixed is not None:
                 cand = (fixed, False, float(cv2.contourArea(fixed.astype(np.float32))))
-        out.append((*cand, 3 if cut else 2 if squat else int(weak), not weak))
+        out.append((*cand, 3 if cut else 2 if squat else int(weak)))
     return out
 
 
@@ -582,7 +581,6 @@ def detect(image: NDArray[np.uint8], config: DetectConfig | None = None) -> Dete
     scaled: dict[int, tuple[float, NDArray[np.uint8]]] = {}
     cannies: dict[tuple[int, float, float, float], NDArray[np.uint8]] = {}
     propose_key: tuple[int, float, float, float] | None = None
-    outlined: list[tuple[NDArray[np.float64], bool, float]] = []
     for n_pass, (max_side, blur, low, high, dilate) in enumerate(cfg.passes):
         f = min(1.0, max_side / max(h, w))
         key = round(f * 1000)
@@ -596,12 +594,10 @@ def detect(image: NDArray[np.uint8], config: DetectConfig | None = None) -> Dete
         if ckey not in cannies:  # passes that differ only in dilation share their edges
             cannies[ckey] = _canny(small, blur, low, high)
         edges = _edges(cannies[ckey], int(dilate))
-        found = [(((quad + 0.5) / f - 0.5, is_partial, area / (f * f)), r, along)
-                 for quad, is_partial, area, r, along in _candidates(edges, cfg)]
+        found = _candidates(edges, cfg)
         for rank, cands in enumerate(ranked):
-            cands.append([c for c, r, _ in found if r == rank])
-        # the card-shaped ones and the squat ones with every side along an edge
-        outlined += [c for c, r, along in found if r == 0 or (r == 2 and along)]
+            cands.append([((quad + 0.5) / f - 0.5, is_partial, area / (f * f))
+                          for quad, is_partial, area, r in found if r == rank])
     per_pass, weak_pass, squat_pass, cut_pass = ranked
     full_all = [c for cands in per_pass + weak_pass for c in cands if not c[1]]
     med = float(np.median([c[2] for c in full_all])) if full_all else 0.0
@@ -641,7 +637,7 @@ def detect(image: NDArray[np.uint8], config: DetectConfig | None = None) -> Dete
                 kept[clash[0]] = cand
     if med > 0:  # a quad with a borrowed side gives way to the cards it holds (no completed guess)
         kept = _unborrowed(kept, [c for rank in ranked[:3] for cands in rank for c in cands], med, cfg,
-                           outlined)
+                           [c for cands in per_pass for c in cands])
     out = [CardQuad(quad, is_partial, area) for quad, is_partial, area in kept]
     out.sort(key=lambda q: (q.partial, -q.area))
     return Detection(tuple(out), cannies.get(propose_key) if propose_key is not None else None)
@@ -675,8 +671,7 @@ def _unborrowed(kept: list[_Cand], cands: list[_Cand], med: float, cfg: DetectCo
         The median complete candidate's area, square pixels; positive.
     cfg : DetectConfig
     outlined : list of (corners, partial, area), optional
-        The candidates every side of which runs along an edge (the card-shaped ones, and the
-        squat ones of a card foreshortened in a tilted view), a part of ``cands``, held by
+        The card-shaped candidates (every side along an edge), a part of ``cands``, held by
         identity.
 
     Returns
