@@ -192,6 +192,30 @@ def _intersect(a: _Line, b: _Line) -> tuple[float, float] | None:
     return float(a.point[0]) + t * ax, float(a.point[1]) + t * ay
 
 
+def board_shaped(quad: NDArray[np.float64], cfg: BoardConfig) -> bool:
+    """Whether a quadrilateral can be a square board seen from above: convex, its longest side at
+    most ``max_side_ratio`` times its shortest, no corner sharper than ``min_corner_angle_deg``.
+
+    Parameters
+    ----------
+    quad : (4, 2) float64 array, the corners in order round the quadrilateral
+    cfg : BoardConfig
+
+    Returns
+    -------
+    bool
+    """
+    if not cv2.isContourConvex(quad.astype(np.float32).reshape(-1, 1, 2)):
+        return False
+    edge = np.roll(quad, -1, axis=0) - quad
+    sides = np.hypot(edge[:, 0], edge[:, 1])
+    if sides.min() <= 1 or sides.max() / sides.min() > cfg.max_side_ratio:
+        return False
+    prev = np.roll(edge, 1, axis=0)
+    cosang = -(prev * edge).sum(axis=1) / (np.roll(sides, 1) * sides)
+    return bool(np.degrees(np.arccos(np.clip(cosang, -1, 1))).min() >= cfg.min_corner_angle_deg)
+
+
 def _quad_from_lines(lines: tuple[_Line, ...], cfg: BoardConfig) -> tuple[NDArray[np.float64], float] | None:
     centre = np.mean([ln.middle for ln in lines], axis=0)
     ang = [math.atan2(ln.middle[1] - centre[1], ln.middle[0] - centre[0]) for ln in lines]
@@ -203,16 +227,10 @@ def _quad_from_lines(lines: tuple[_Line, ...], cfg: BoardConfig) -> tuple[NDArra
             return None
         corners.append(p)
     quad = np.array(corners)
-    if not cv2.isContourConvex(quad.astype(np.float32).reshape(-1, 1, 2)):
+    if not board_shaped(quad, cfg):
         return None
     edge = np.roll(quad, -1, axis=0) - quad
     sides = np.hypot(edge[:, 0], edge[:, 1])
-    if sides.min() <= 1 or sides.max() / sides.min() > cfg.max_side_ratio:
-        return None
-    prev = np.roll(edge, 1, axis=0)
-    cosang = -(prev * edge).sum(axis=1) / (np.roll(sides, 1) * sides)
-    if np.degrees(np.arccos(np.clip(cosang, -1, 1))).min() < cfg.min_corner_angle_deg:
-        return None
     # each side (between corners i and i+1) lies on line order[(i+1) % 4]
     support = [min(1.0, order[(i + 1) % 4].length / sides[i]) for i in range(4)]
     if min(support) < cfg.min_side_support:

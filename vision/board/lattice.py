@@ -27,7 +27,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.board.config import BoardConfig
-from vision.board.detect import rectify
+from vision.board.detect import board_shaped, rectify
 from vision.board.spots import Grid, radial_edge, ring_edge
 from vision.geometry import order_corners
 
@@ -562,7 +562,8 @@ def find_lattice_candidates(image: NDArray[np.uint8], cfg: BoardConfig) -> list[
     Returns
     -------
     list of (4, 2) float64 arrays
-        Corners in ``image`` pixels, ordered by :func:`vision.geometry.order_corners`.
+        Corners in ``image`` pixels, ordered by :func:`vision.geometry.order_corners`; each
+        :func:`vision.board.detect.board_shaped`, as the outlines' quads are.
     """
     h, w = image.shape[:2]
     scale = min(1.0, cfg.lattice_side / max(h, w))
@@ -592,6 +593,10 @@ def find_lattice_candidates(image: NDArray[np.uint8], cfg: BoardConfig) -> list[
             a, b = -0.5 - e, 4.5 + e
             square = np.array([[a, a], [b, a], [b, b], [a, b]]).reshape(-1, 1, 2)
             quad = order_corners(cv2.perspectiveTransform(square, moved).reshape(4, 2) / scale)
+            # a lattice bent near its horizon, or a texture's, frames a quad no view of a square
+            # board from above has (a huge one costs a slow rectification, to no avail)
+            if not board_shaped(quad, cfg):
+                continue
             if all(np.abs(quad - o).max() > 0.02 * max(h, w) for o in out):
                 out.append(quad)
             if len(out) == cfg.lattice_candidates:
