@@ -795,8 +795,7 @@ def propose(image: NDArray[np.uint8], found: tuple[CardQuad, ...],
         cv2.fillPoly(taken, [np.round((q.corners + 0.5) * f - 0.5).astype(np.int32)], 255)
     taken = cv2.dilate(taken, np.ones((5, 5), np.uint8))
     near = cv2.dilate(edges, np.ones((3, 3), np.uint8)) > 0
-    free = edges.copy()
-    free[taken > 0] = 0
+    free = cv2.bitwise_and(edges, cv2.bitwise_not(taken))  # taken is 0 or 255: no edge where taken
     cv2.rectangle(free, (0, 0), (sw - 1, sh - 1), 0, 2)  # the image border is no card side
     seg = _segments(free, cfg.propose_min_side * short)
     length = np.hypot(seg[:, 2] - seg[:, 0], seg[:, 3] - seg[:, 1])
