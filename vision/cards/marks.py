@@ -23,9 +23,8 @@ cell), and is unmarked; one left in between with a small dot in its centre, as s
 of the card's clear marks, is marked (faint residue stays open). Faint pen under a glare is read
 against its own neighbourhood's contrast: it leaves its cell uncertain, or marked when it reads as a
 mark there and is as strong, for that contrast, as the pen of the card's clear marks. The pooled
-print of a symbol is
-compared with each cell after the small shift that fits it best (the grid's lines are found to a
-pixel or two).
+print of a symbol is compared with each cell after the small shift that fits it best (the grid's
+lines are found to a pixel or two).
 """
 
 from __future__ import annotations
