@@ -648,7 +648,10 @@ def squared_lattices(shape: tuple[int, ...], grid: Grid, px_per_mm: float, confi
     fades that direction's outlines, and a line of the art or a pen stroke peaks in their
     place), one of its axes is still the grid's: each axis in turn keeps its spacing and phase
     (carried over the face as in :func:`slid_lattices`), and the other takes the same spacing,
-    in the phase of each of its own lines.
+    in the phase of each of its own lines. The kept axis lies where the lattice found lies: its
+    first and last lines each within one cell (``1 + spacing_tol`` of its spacing) of the found
+    lattice's (a row or column long, short or slid at either end); the other axis's lines were
+    not the grid's, so they say nothing of where it ends.
 
     Parameters
     ----------
@@ -659,7 +662,7 @@ def squared_lattices(shape: tuple[int, ...], grid: Grid, px_per_mm: float, confi
     px_per_mm : float
         Face scale.
     config : GridConfig, optional
-        ``min_lines``, ``max_lines`` and ``extend_margin_mm``.
+        ``min_lines``, ``max_lines``, ``extend_margin_mm`` and ``spacing_tol``.
 
     Returns
     -------
@@ -671,12 +674,17 @@ def squared_lattices(shape: tuple[int, ...], grid: Grid, px_per_mm: float, confi
     h, w = shape[:2]
     margin = cfg.extend_margin_mm * px_per_mm
 
-    def windows(anchor: float, step: float, size: int) -> list[NDArray[np.float64]]:
+    def windows(anchor: float, step: float, size: int,
+                found: NDArray[np.float64] | None = None) -> list[NDArray[np.float64]]:
         first = -int(np.floor((anchor - margin) / step))
         last = int(np.floor((size - 1 - margin - anchor) / step))
         carried = anchor + step * np.arange(first, last + 1)
-        return [carried[s:s + n] for n in range(cfg.min_lines, cfg.max_lines + 1)
-                for s in range(len(carried) - n + 1)]
+        out = [carried[s:s + n] for n in range(cfg.min_lines, cfg.max_lines + 1)
+               for s in range(len(carried) - n + 1)]
+        if found is None:
+            return out
+        reach = (1.0 + cfg.spacing_tol) * step
+        return [v for v in out if abs(v[0] - found[0]) <= reach and abs(v[-1] - found[-1]) <= reach]
 
     steps = [float(grid.xs[-1] - grid.xs[0]) / (len(grid.xs) - 1),
              float(grid.ys[-1] - grid.ys[0]) / (len(grid.ys) - 1)]
@@ -684,7 +692,7 @@ def squared_lattices(shape: tuple[int, ...], grid: Grid, px_per_mm: float, confi
     seen: set[bytes] = set()
     for keep, (lines, size) in enumerate(((grid.xs, w), (grid.ys, h))):
         other, other_size = (grid.ys, h) if keep == 0 else (grid.xs, w)
-        kept = windows(float(lines[0]), steps[keep], size)
+        kept = windows(float(lines[0]), steps[keep], size, lines)
         spaced = [v for a in other for v in windows(float(a), steps[keep], other_size)]
         for a in kept:
             for b in spaced:

@@ -318,7 +318,7 @@ def _squared(found: _Lattices, table: _Layouts, catalog: Catalog, cfg: CardsConf
                             whole=best[1].whole)
     o = identify_mod.observe(face.image, g, ppm, cfg.identify)
     i = identify_mod.identify(o, catalog, cfg.identify)
-    return (g, o, i) if i.card is not None else None
+    return (g, o, i) if i.card is not None and i.margin >= cfg.identify.full_margin else None
 
 
 def _doubted(named: identify_mod.Identity, rival: identify_mod.Identity) -> bool:

@@ -7,9 +7,11 @@ import dataclasses
 import importlib
 
 import numpy as np
+import pytest
 
 from vision.cards.catalog import builtin_catalog
 from vision.cards.grid import Grid, face_lines
+from vision.cards.identify import Identity
 
 from .conftest import PX_PER_MM, draw_face
 
@@ -51,3 +53,22 @@ def test_the_rows_of_a_lattice_of_the_grids_columns(rng: np.random.Generator) ->
     got = read_mod._squared(found, table, catalog, cfg)
     assert got is not None and got[2].card is not None and got[2].card.id == "t16"
     assert np.allclose(got[0].xs, xs, atol=1.5) and np.allclose(got[0].ys, ys, atol=1.5)
+
+
+def test_a_guess_named_without_full_confidence_is_no_reading(rng: np.random.Generator,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    cfg = read_mod.default_config()
+    cfg = dataclasses.replace(cfg, rectify=dataclasses.replace(cfg.rectify, px_per_mm=PX_PER_MM))
+    catalog = builtin_catalog()
+    card = catalog.get("t16")
+    drawn = draw_face(card, 0, frozenset(), rng)
+    w = drawn.image.shape[1]
+    s = 44.0 * PX_PER_MM / 4
+    gx, gy = (w - 4 * s) / 2, 30.0 * PX_PER_MM
+    found = _found(drawn.image, [gx + s * k for k in range(5)], [gy + 0.8 * s * k for k in range(5)], cfg)
+    table = read_mod._layout_table(catalog.cards)
+    full = cfg.identify.full_margin
+    for margin, named in ((0.5 * full, False), (full, True)):
+        monkeypatch.setattr(read_mod.identify_mod, "identify",
+                            lambda *a, m=margin, **k: Identity(card, 0, 0.5, 0.8, m, card))
+        assert (read_mod._squared(found, table, catalog, cfg) is not None) == named
