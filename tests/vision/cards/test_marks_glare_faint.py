@@ -11,6 +11,7 @@ from dataclasses import replace
 
 import cv2
 import numpy as np
+import pytest
 
 from vision.cards.marks import CellInk, _faint_doubt, _settle_faint, cell_ink, default_config, read_marks
 
@@ -38,8 +39,9 @@ def _glared(cross: bool, keep: float = 0.3) -> tuple[np.ndarray, object, np.ndar
 def test_faint_pen_under_a_glare_is_uncertain() -> None:
     # a glare that leaves less of the contrast than faint_floor: the faint ink, judged against the
     # floored thresholds, is weaker than the card's clear marks
-    face, grid, plain = _glared(cross=True)
+    face, grid, plain = _glared(cross=True, keep=0.2)
     cfg = default_config()
+    assert cfg.faint_floor > 0.2
     # the premise: judged against the whole card's contrast, the pen under the glare is no ink
     off = replace(cfg, glare_ratio=0.0)
     assert read_marks(face, grid, plain, config=off).state.tolist() == [[1, 1, 0, 0, 0]]
@@ -49,9 +51,12 @@ def test_faint_pen_under_a_glare_is_uncertain() -> None:
     assert read_marks(face, grid, plain, ink=ink).state.tolist() == [[1, 1, 0, -1, 0]]
 
 
-def test_faint_pen_as_strong_as_the_cards_marks_is_marked() -> None:
-    face, grid, plain = _glared(cross=True, keep=0.45)
+@pytest.mark.parametrize("keep", [0.3, 0.45])
+def test_faint_pen_as_strong_as_the_cards_marks_is_marked(keep: float) -> None:
+    # glares that leave at least faint_floor of the contrast: the faint ink keeps the pen's strength
+    face, grid, plain = _glared(cross=True, keep=keep)
     cfg = default_config()
+    assert keep >= cfg.faint_floor
     # the premise: judged against the whole card's contrast, the pen under the glare is no ink
     off = replace(cfg, glare_ratio=0.0)
     assert read_marks(face, grid, plain, config=off).state.tolist() == [[1, 1, 0, 0, 0]]
