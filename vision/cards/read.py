@@ -285,8 +285,9 @@ def _squared(found: _Lattices, table: _Layouts, catalog: Catalog, cfg: CardsConf
     art or a pen stroke for them, while the other axis holds the grid's lines: of the lattices
     that keep one axis of a lattice found and space the other alike
     (:func:`vision.cards.grid.squared_lattices`), the one whose cells best explain the outlines
-    (:func:`_layout_fit`) is read. It is the only one read: a lattice the outlines do not single
-    out is a guess on which some card of the catalog fits by chance.
+    (:func:`_layout_fit`) is read. It is the only one read, and its name is kept only when the
+    catalog gives it with full confidence (``identify.full_margin``): that lattice was not found
+    on the face but made, a guess on which some card of the catalog may fit by chance.
 
     Parameters
     ----------
@@ -301,7 +302,7 @@ def _squared(found: _Lattices, table: _Layouts, catalog: Catalog, cfg: CardsConf
     -------
     (Grid, Observation, Identity) or None
         The square lattice (its cells measured), what it shows and the card named there;
-        ``None`` when the catalog names no card on it.
+        ``None`` when the catalog names no card on it with full confidence.
     """
     ppm = cfg.rectify.px_per_mm
     face, lines = found.face, found.lines
