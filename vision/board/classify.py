@@ -789,10 +789,14 @@ def classify(samples: SpotSamples, model: TokenModel, cfg: BoardConfig) -> Class
         if seeds.sum() >= cfg.empty_min_seeds and samples.ring is not None:
             colours = np.full((25, 3), np.nan)
             colours[np.flatnonzero(tokens)] = np.exp(means[best] + shift)
-            found, residual = glared_empty(samples, eps, np.median(e[seeds], axis=0),
-                                           float(np.median(samples.ring.reshape(25)[seeds])),
+            print_edge = float(np.median(samples.ring.reshape(25)[seeds]))
+            found, residual = glared_empty(samples, eps, np.median(e[seeds], axis=0), print_edge,
                                            np.exp(shift + white), colours, cfg)
-            glared = found[tokens] & ~hand & ~blind & ~back
+            # a glare pales a skin-coloured print (a wood board's) to skin's hue, so the spot's
+            # own hue is no sign of a hand when the print plus white light explains it and the
+            # print's edge shows (a hand hides it); a hand reaching in is found on the board's map
+            edged = samples.ring.reshape(25)[tokens] >= cfg.glare_hand_edge * print_edge
+            glared = found[tokens] & ~(hand & ~edged) & ~blind & ~back
         kinds[glared] = "."
         letters[tokens] = kinds
         d1 = np.where(paled, dg[np.arange(len(dg)), best], d1)

@@ -150,6 +150,7 @@ class BoardConfig:
     glare_empty_ring: float = 1.5
     glare_empty_margin: float = 3.0
     glare_empty_separation: float = 0.3
+    glare_hand_edge: float = 0.3
 
 
 @dataclass(frozen=True)

@@ -575,3 +575,20 @@ def test_a_hand_in_the_boards_own_colour_over_empty_places_makes_them_unknown(
     # kept as empty places when a trace of the print's edge were enough
     loose = dataclasses.replace(cfg, ring_empty_keep=cfg.ring_missing)
     assert [r[0] for r in classify(samples, default_model(), loose).cells[1:3]] == [".", "."]
+
+
+@pytest.mark.parametrize("spot", [(1, 1), (0, 3), (4, 4)])
+@pytest.mark.parametrize("amount", [0.2, 0.45])
+def test_an_empty_place_on_a_wood_board_under_a_glare_is_empty_not_a_hand(
+        spot: tuple[int, int], amount: float) -> None:
+    import dataclasses
+
+    cfg = default_config()
+    rect, grid = _glared("wood", spot, amount)
+    samples = sample_spots(rect, grid, cfg)
+    # white light pales the wood's print to skin's hue; the print plus white light explains the
+    # spot and its printed edge shows, so it is an empty place
+    assert classify(samples, default_model(), cfg).cells == LAYOUT
+    # ... which the spot's hue alone would call a hand
+    hue_only = dataclasses.replace(cfg, glare_hand_edge=float("inf"))
+    assert classify(samples, default_model(), hue_only).cells[spot[0]][spot[1]] == "?"
