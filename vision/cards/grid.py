@@ -866,10 +866,14 @@ def _paper(face: NDArray[np.uint8], xs: NDArray[np.float64], ys: NDArray[np.floa
     n_cells = (len(ys) - 1) * (len(xs) - 1)
     found = _ring_labels(face.shape, xs, ys, cfg)
     if found is not None:
-        window, label = found
-        win = cv2.cvtColor(np.ascontiguousarray(face[window]), cv2.COLOR_BGR2LAB)
+        (wy, wx), label = found
         inside = label >= 0
-        pool = inside & ok[label] if ok.any() else inside
+        # only the rings' pixels are read: gathered into one row ``(1, m, 3)`` and converted
+        # there (each pixel's 8-bit Lab is that of its own BGR alone, wherever it lies)
+        flat = (np.arange(wy.start, wy.stop)[:, None] * face.shape[1] + np.arange(wx.start, wx.stop))[inside]
+        ring = cv2.cvtColor(np.take(face.reshape(-1, 3), flat, axis=0)[None], cv2.COLOR_BGR2LAB)
+        owner = label[inside]
+        pool = ok[owner] if ok.any() else np.ones(len(owner), bool)
         n = int(np.count_nonzero(pool))
     if found is None or n == 0:
         labf = cv2.cvtColor(face, cv2.COLOR_BGR2LAB).astype(np.float32)
@@ -882,18 +886,18 @@ def _paper(face: NDArray[np.uint8], xs: NDArray[np.float64], ys: NDArray[np.floa
         return paper, share
     # the median of whole levels from their histogram: the middle level, or the mean of the
     # two middle ones
-    mask = pool.astype(np.uint8)
+    mask = pool.astype(np.uint8)[None]
     paper = np.empty(3, np.float32)
     for k in range(3):
-        counts = np.cumsum(cv2.calcHist([win], [k], mask, [256], [0, 256]).ravel().astype(np.int64))
+        counts = np.cumsum(cv2.calcHist([ring], [k], mask, [256], [0, 256]).ravel().astype(np.int64))
         lo, hi = np.searchsorted(counts, [(n - 1) // 2, n // 2], side="right")
         paper[k] = (np.float32(lo) + np.float32(hi)) / np.float32(2)
     # squared distances per channel looked up by level, summed in channel order
     levels = np.arange(256, dtype=np.float32)[:, None] - paper[None, :]
-    sq = cv2.LUT(win, (levels * levels).reshape(256, 1, 3))
-    near = np.sqrt(sq[..., 0] + sq[..., 1] + sq[..., 2]) < cfg.paper_dist
-    sizes = np.bincount(label[inside], minlength=n_cells)
-    hits = np.bincount(label[inside & near], minlength=n_cells)
+    sq = cv2.LUT(ring, (levels * levels).reshape(256, 1, 3))[0]
+    near = np.sqrt(sq[:, 0] + sq[:, 1] + sq[:, 2]) < cfg.paper_dist
+    sizes = np.bincount(owner, minlength=n_cells)
+    hits = np.bincount(owner[near], minlength=n_cells)
     return paper, np.where(sizes > 0, hits / np.maximum(sizes, 1), 0.0)
 
 
