@@ -650,20 +650,14 @@ def _outline_cleared(ink_map: NDArray[np.bool_], cells: list[_Cell],
     # cell after the line (below or right of it), 0 before it
     reach: dict[tuple[str, int, int, int], tuple[int, int]] = {}
     kept: list[tuple[_Cell, tuple[tuple[str, int, int, int], ...]]] = []
+    depths = _side_depths(ink_map, cells, cfg)
     for cell in cells:
-        m = ink_map[cell.box]
-        h, w = m.shape
-        depth = int(cfg.outline_depth * min(h, w))
-        if depth < 1:
+        if cell.rc not in depths:
             continue
-        (r, c), a = cell.rc, cfg.outline_along
-        x0, x1 = round((1 - a) / 2 * w), round((1 + a) / 2 * w)
-        y0, y1 = round((1 - a) / 2 * h), round((1 + a) / 2 * h)
+        r, c = cell.rc
         sides = (("h", r, c, 1), ("h", r + 1, c, 0), ("v", c, r, 1), ("v", c + 1, r, 0))
-        profiles = (m[:depth, x0:x1].mean(axis=1), m[:-depth - 1:-1, x0:x1].mean(axis=1),
-                    m[y0:y1, :depth].mean(axis=0), m[y0:y1, :-depth - 1:-1].mean(axis=0))
-        for key, prof in zip(sides, profiles, strict=True):
-            reach[key] = (_run_depth(prof, cfg.outline_on), _run_depth(prof, cfg.outline_edge))
+        for key, d in zip(sides, depths[cell.rc], strict=True):
+            reach[key] = d
         kept.append((cell, sides))
     if not reach:
         return ink_map
@@ -694,12 +688,45 @@ def _outline_cleared(ink_map: NDArray[np.bool_], cells: list[_Cell],
     return out
 
 
-def _run_depth(profile: NDArray[np.float64], share: float) -> int:
-    """How deep from its line a segment's ink holds at least ``share`` of its length: the first
-    depth of ``profile`` ``(depth,)`` float64 (the inked share at each depth) below ``share``, or
-    its length."""
-    below = np.flatnonzero(profile < share)
-    return int(below[0]) if below.size else len(profile)
+def _side_depths(ink_map: NDArray[np.bool_], cells: list[_Cell],
+                 cfg: MarksConfig) -> dict[tuple[int, int], list[tuple[int, int]]]:
+    """Each cell's ``(core, edge)`` reach of the ink along its four sides (top, bottom, left,
+    right) in from its box's edges, as :func:`_outline_cleared` describes them: the profile of a
+    side holds the inked share of its middle ``outline_along`` at each depth up to ``outline_depth``
+    of the box's shorter side, and a reach is :func:`_run_depths` of it for ``outline_on`` and
+    ``outline_edge``. Cells whose box is less than a pixel deep by that measure are left out. The
+    boxes of one size are measured together."""
+    groups: dict[tuple[int, int], list[_Cell]] = {}
+    for cell in cells:
+        h, w = ink_map[cell.box].shape
+        if int(cfg.outline_depth * min(h, w)) >= 1:
+            groups.setdefault((h, w), []).append(cell)
+    out: dict[tuple[int, int], list[tuple[int, int]]] = {}
+    a = cfg.outline_along
+    for (h, w), group in groups.items():
+        depth = int(cfg.outline_depth * min(h, w))
+        x0, x1 = round((1 - a) / 2 * w), round((1 + a) / 2 * w)
+        y0, y1 = round((1 - a) / 2 * h), round((1 + a) / 2 * h)
+        m = np.stack([ink_map[cell.box] for cell in group])
+        # each depth's inked count over the side's middle, divided by its length: the mean of
+        # the 0/1 pixels (their float sum is that count exactly)
+        profiles = np.stack([m[:, :depth, x0:x1].sum(axis=2) / (x1 - x0),
+                             m[:, :-depth - 1:-1, x0:x1].sum(axis=2) / (x1 - x0),
+                             m[:, y0:y1, :depth].sum(axis=1) / (y1 - y0),
+                             m[:, y0:y1, :-depth - 1:-1].sum(axis=1) / (y1 - y0)], axis=1)
+        core = _run_depths(profiles, cfg.outline_on).tolist()
+        edge = _run_depths(profiles, cfg.outline_edge).tolist()
+        for k, cell in enumerate(group):
+            out[cell.rc] = list(zip(core[k], edge[k], strict=True))
+    return out
+
+
+def _run_depths(profiles: NDArray[np.float64], share: float) -> NDArray[np.int_]:
+    """How deep from its line each segment's ink holds at least ``share`` of its length: the
+    first depth of each profile ``(..., depth)`` float64 (the inked share at each depth) below
+    ``share``, or ``depth``; ``(...)`` int."""
+    below = profiles < share
+    return np.where(below.any(axis=-1), below.argmax(axis=-1), profiles.shape[-1])
 
 
 def _foreign_ink(ink_map: NDArray[np.bool_], grid: Grid, cells: list[_Cell], origin: tuple[int, int],
