@@ -324,7 +324,7 @@ def _faint_ink(lab: NDArray[np.float32], raw_map: NDArray[np.bool_], cells: list
         band[max(0, y0):max(0, y0 + ih), max(0, x0):max(0, x0 + iw)] = False
         if not band.any():
             continue
-        px = np.stack([lab[cell.box][band] for cell in group])
+        px = np.stack([lab[cell.box] for cell in group])[:, band]
         fill = np.stack([fills[cell.rc] for cell in group])[:, None, :]
         level = linear_percentile(_own_contrast(px, fill, ink_dist, ink_dark), cfg.outline_percentile, axis=1)
         local.update({cell.rc: float(v) for cell, v in zip(group, level, strict=True)})
@@ -1200,7 +1200,7 @@ def _card_pen(state: NDArray[np.int8], ink: CellInk, printed: NDArray[np.str_]) 
     if ink.strength is None:
         return None
     clear = (printed == "#") & (state == 1)
-    return float(np.median(ink.strength[clear])) if clear.any() else None
+    return float(partition_median(ink.strength[clear])) if clear.any() else None
 
 
 def _settle_faint(state: NDArray[np.int8], score: NDArray[np.float64], conf: NDArray[np.float64],
