@@ -15,6 +15,7 @@ from __future__ import annotations
 import bisect
 import dataclasses
 import heapq
+import itertools
 from dataclasses import dataclass
 from functools import cache, cached_property
 from typing import Any
@@ -301,14 +302,25 @@ def _side_strengths(hsum: NDArray[np.float64], vsum: NDArray[np.float64], xs: ND
     h, w = hsum.shape[0], vsum.shape[1]
     out = []
     for lines, spans, sums, size, across in ((ys, xs, hsum, w, h), (xs, ys, vsum.T, h, w)):
-        f = np.round(lines).astype(int)
-        # np.minimum/np.maximum clamp these few whole numbers as np.clip does, at a third of its cost
-        lo = np.minimum(np.maximum(np.round(spans[:-1] + trim * np.diff(spans)).astype(int), 0), size)
-        hi = np.minimum(np.maximum(np.round(spans[1:] - trim * np.diff(spans)).astype(int), 0), size)
-        ok = ((f >= 0) & (f < across))[:, None] & (hi > lo)[None, :]
-        fr = np.minimum(np.maximum(f, 0), across - 1)
-        total = sums[fr[:, None], hi[None, :]] - sums[fr[:, None], lo[None, :]]
-        out.append((np.where(ok, total / np.maximum(hi - lo, 1)[None, :], 0.0), ok))
+        # a lattice has a few lines: their pixels are worked out on Python floats (the same
+        # float64 arithmetic, rounded half to even as numpy rounds), then read in one gather
+        sp = spans.tolist()
+        at = [round(v) for v in lines.tolist()]
+        cut = [trim * (b - a) for a, b in itertools.pairwise(sp)]
+        lo = [min(max(round(a + c), 0), size) for a, c in zip(sp[:-1], cut, strict=True)]
+        hi = [min(max(round(b - c), 0), size) for b, c in zip(sp[1:], cut, strict=True)]
+        k = len(lo)
+        ends = sums[np.array([min(max(v, 0), across - 1) for v in at])[:, None], np.array(hi + lo)]
+        length = np.array([max(b - a, 1) for a, b in zip(lo, hi, strict=True)])
+        strength = (ends[:, :k] - ends[:, k:]) / length
+        on_line = [0 <= v < across for v in at]
+        on_span = [b > a for a, b in zip(lo, hi, strict=True)]
+        if all(on_line) and all(on_span):
+            ok = np.ones(strength.shape, bool)
+        else:
+            ok = np.array(on_line)[:, None] & np.array(on_span)[None, :]
+            strength = np.where(ok, strength, 0.0)
+        out.append((strength, ok))
     (horiz, ok_h), (vert, ok_v) = out
     return horiz, vert.T, ok_h, ok_v.T
 
