@@ -1114,14 +1114,21 @@ def layout_fits(lines: FaceLines, grid: Grid, layouts: NDArray[np.bool_],
     ys = np.concatenate([[grid.ys[0] - sy], grid.ys, [grid.ys[-1] + sy]])
     horiz, vert, ok_h, ok_v = _side_strengths(lines.hsum, lines.vsum, xs, ys, cfg.side_trim)
     near_h, near_v = edges if edges is not None else layout_edges(layouts)
-    expect_h = near_h & ok_h[None]                                          # (n, rows + 3, cols + 2)
-    expect_v = near_v & ok_v[None]                                          # (n, rows + 2, cols + 3)
-    quiet_h = ~near_h & ok_h[None]
-    quiet_v = ~near_v & ok_v[None]
+    if ok_h.all() and ok_v.all():
+        expect_h, expect_v = near_h, near_v                                 # every side on the face
+        n_sides = ok_h.size + ok_v.size
+    else:
+        expect_h = near_h & ok_h[None]                                      # (n, rows + 3, cols + 2)
+        expect_v = near_v & ok_v[None]                                      # (n, rows + 2, cols + 3)
+        n_sides = int(np.count_nonzero(ok_h)) + int(np.count_nonzero(ok_v))
+    # each side's strength where expected, 0 elsewhere; the rest of each side's strength (0 where
+    # expected or off the face, where the strength is 0) is where it is expected quiet
+    on_h = np.where(expect_h, horiz, 0.0)
+    on_v = np.where(expect_v, vert, 0.0)
     n_on = expect_h.sum(axis=(1, 2)) + expect_v.sum(axis=(1, 2))
-    n_off = quiet_h.sum(axis=(1, 2)) + quiet_v.sum(axis=(1, 2))
-    s_on = (expect_h * horiz[None]).sum(axis=(1, 2)) + (expect_v * vert[None]).sum(axis=(1, 2))
-    s_off = (quiet_h * horiz[None]).sum(axis=(1, 2)) + (quiet_v * vert[None]).sum(axis=(1, 2))
+    n_off = n_sides - n_on
+    s_on = on_h.sum(axis=(1, 2)) + on_v.sum(axis=(1, 2))
+    s_off = (horiz - on_h).sum(axis=(1, 2)) + (vert - on_v).sum(axis=(1, 2))
     m_on = s_on / np.maximum(n_on, 1)
     m_off = np.where(n_off > 0, s_off / np.maximum(n_off, 1), 0.0)
     total = m_on + m_off
