@@ -230,7 +230,10 @@ def split_light_tokens(x: NDArray[np.float64], best: NDArray[np.intp], fit: NDAr
     residual tint ``delta`` (a chroma vector, pulled to none by ``prior``, in tokens). Each spot is
     seen through the channels it shows: a clear spot in both chroma directions, a spot with one
     clipped channel by the log ratio of its other two (so it is judged against the ratio the clear
-    spots give the light), measured in units of the white-to-pearl step. Spots whose tint tells
+    spots give the light), measured in units of the white-to-pearl step; the clipped channel is a
+    lower bound, so a split whose labels (plus the light's residual tint) leave such a spot's
+    chroma below what that channel shows, along the direction that raises it against the other
+    two, pays for the shortfall (in either mode). Spots whose tint tells
     nothing (two clipped channels, or a ratio in which white and pearl differ by less than
     ``ratio_min``; see :func:`light_tints`) keep their kind.
 
@@ -296,6 +299,18 @@ def split_light_tokens(x: NDArray[np.float64], best: NDArray[np.intp], fit: NDAr
             u = (np.eye(3)[c0] - np.eye(3)[c1]) / np.sqrt(2.0)
             proj[k] = np.outer(u, u)
     gram = proj.sum(axis=0) + prior * flat
+    # a clipped channel is only a lower bound: the spot's chroma along the direction that raises
+    # that channel against the other two is at least what shows (a pearl's tint that clipped its
+    # red, say, is no white's); ``bound`` (n, 3) is that unit direction, zeros for other spots
+    bound = np.zeros((n, 3))
+    for k, i in enumerate(np.flatnonzero(light)):
+        if clipped[i].sum() == 1:
+            bound[k] = (3.0 * clipped[i] - 1.0) / np.sqrt(6.0)
+
+    def below(r: NDArray[np.float64]) -> float:
+        # how far the labelled spots fall short of their clipped channels' bounds, (n, 3) -> float
+        return float((np.maximum((r * bound).sum(-1), 0.0) ** 2).sum())
+
     splits: list[tuple[float, NDArray[np.float64]]] = []
     for j in range(max(0, n - max(0, whites)), min(max(0, pearls), n) + 1):
         for chosen in combinations(range(n), j):
@@ -305,14 +320,15 @@ def split_light_tokens(x: NDArray[np.float64], best: NDArray[np.intp], fit: NDAr
                 rt = t_all[light] - lab
                 wt = w_all[light]
                 dt = float((wt * rt).sum()) / (float(wt.sum()) + prior)
-                splits.append((float((wt * (rt - dt) ** 2).sum() + prior * dt ** 2), lab))
+                short = below(a - (lab + dt)[:, None] * v) / vv
+                splits.append((float((wt * (rt - dt) ** 2).sum() + prior * dt ** 2) + short, lab))
                 continue
             r = a - lab[:, None] * v  # (n, 3)
             # the light's residual tint (a chroma vector), common to all the light tokens, so a
             # token seen through two channels is judged against what the clear ones show of it
             delta = flat @ np.linalg.lstsq(gram, np.einsum("nij,nj->i", proj, r), rcond=None)[0]
             e = np.einsum("nij,nj->ni", proj, r - delta)
-            splits.append((float((e ** 2).sum() + prior * (delta ** 2).sum()) / vv, lab))
+            splits.append((float((e ** 2).sum() + prior * (delta ** 2).sum() + below(r - delta)) / vv, lab))
     splits.sort(key=lambda c: c[0])
     out = best.copy()
     out[np.flatnonzero(light)] = np.where(splits[0][1] > 0, ip, iw)

@@ -592,3 +592,30 @@ def test_an_empty_place_on_a_wood_board_under_a_glare_is_empty_not_a_hand(
     # ... which the spot's hue alone would call a hand
     hue_only = dataclasses.replace(cfg, glare_hand_edge=float("inf"))
     assert classify(samples, default_model(), hue_only).cells[spot[0]][spot[1]] == "?"
+
+
+@pytest.mark.parametrize("common_tint", [True, False])
+def test_a_clipped_channel_is_a_lower_bound_on_a_light_tokens_tint(common_tint: bool) -> None:
+    from vision.board.classify import split_light_tokens
+
+    cfg = default_config()
+    model = default_model()
+    means = np.asarray(model.means)
+    iw, ip = model.kinds.index("W"), model.kinds.index("P")
+    # two clear whites and a light token whose blue and green are a white's but whose red is
+    # clipped at a value 0.1 (log) above a white's red under this light
+    x = np.stack([means[iw], means[iw] + 0.02, means[iw]])
+    x[2, 2] += 0.1
+    sat = np.zeros((3, 3), bool)
+    sat[2, 2] = True
+
+    def split(xs: np.ndarray) -> list[int]:
+        return split_light_tokens(xs, np.array([iw, iw, iw]), np.ones(3, bool), model, np.zeros(3), 1.0,
+                                  sat=sat, ratio_min=cfg.clip_ratio_min, common_tint=common_tint).tolist()
+
+    # its red is at least that: more than a white's can be, so it is the pearl
+    assert split(x) == [iw, iw, ip]
+    # clipped lower than a white's red, the bound says nothing and its other channels call it white
+    low = x.copy()
+    low[2, 2] -= 0.2
+    assert split(low) == [iw, iw, iw]
