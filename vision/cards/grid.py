@@ -266,12 +266,16 @@ def _runs(pos: NDArray[np.float64], height: NDArray[np.float64], lo: float, hi: 
                 continue
             seen.add(key)
             sel = np.array(key)
-            # least-squares positions on an exact lattice
-            order = np.round((pos[sel] - pos[sel].min()) / d).astype(int)
-            a = np.vstack([np.ones_like(order), order]).T.astype(float)
+            # least-squares positions on an exact lattice; each peak's place on it is worked out
+            # on Python floats (the same float64 arithmetic, rounded half to even as numpy
+            # rounds; the peaks rise, so the first member is the lowest), and the design matrix
+            # is laid out as a transposed (2, m) array, as a column stack of the two would be
+            first = at[key[0]]
+            order = [round((at[m] - first) / d) for m in key]
+            a = np.array([[1.0] * len(order), order], dtype=float).T
             (x0, step), *_ = np.linalg.lstsq(a, pos[sel], rcond=None)
             # one more line at each end: an outer row with a single cell may be too faint to peak
-            full = x0 + step * np.arange(-1, order.max() + 2)
+            full = x0 + step * np.arange(-1, max(order) + 2)
             strength = float(height[sel].sum())
             out.append((len(full), strength, float(step), full))
     return out
