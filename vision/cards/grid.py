@@ -159,11 +159,7 @@ class FaceLines:
         horizontal contrast and ``(H + 1, W)`` along y of the vertical one, float64. Made once,
         on first use (only a lattice with a side the line maps miss needs it)."""
         k = max(3, round(self.kernel_px) | 1)
-        hc, vc = line_contrast(self.face, k // 2)
-        hw, vw = _widen(hc, vc)
-        hi = cv2.integral(hw, sdepth=cv2.CV_64F)
-        vi = cv2.integral(vw, sdepth=cv2.CV_64F)
-        return hi[1:] - hi[:-1], vi[:, 1:] - vi[:, :-1]
+        return _running_sums(*_widen(*line_contrast(self.face, k // 2)))
 
 
 def line_contrast(face: NDArray[np.uint8], reach: int) -> tuple[NDArray[np.uint8], NDArray[np.uint8]]:
@@ -204,14 +200,23 @@ def face_lines(face: NDArray[np.uint8], px_per_mm: float, config: GridConfig | N
     """Measure the outlines of an upright BGR face ``(H, W, 3)`` uint8 once (see :class:`FaceLines`)."""
     cfg = config or default_config()
     hmap, vmap = line_maps(face, px_per_mm, cfg)
-    hw, vw = _widen(hmap, vmap)
-    # the maps hold whole grey levels, so their running sums are whole numbers, exact in
-    # float64: the running sums along one axis are the differences of the 2-D integral image
-    hi = cv2.integral(hw, sdepth=cv2.CV_64F)
-    vi = cv2.integral(vw, sdepth=cv2.CV_64F)
-    hsum = hi[1:] - hi[:-1]
-    vsum = vi[:, 1:] - vi[:, :-1]
+    # the maps hold whole grey levels: widened and summed in 8 bits as they are
+    hsum, vsum = _running_sums(*_widen(hmap.astype(np.uint8), vmap.astype(np.uint8)))
     return FaceLines(hmap, vmap, hsum, vsum, face, cfg.line_kernel_mm * px_per_mm)
+
+
+def _running_sums(hw: NDArray[np.uint8], vw: NDArray[np.uint8],
+                  ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """Running sums of two ``(H, W)`` uint8 maps: of ``hw`` along x, ``(H, W + 1)``, and of ``vw``
+    along y, ``(H + 1, W)`` (a transposed view), both float64.
+
+    The sums of whole levels are whole numbers, exact in float64 whatever the order of the
+    additions: the running sums along one axis are the differences of a 2-D integral image, the
+    vertical ones taken on the transposed map, whose rows are then contiguous.
+    """
+    hi = cv2.integral(hw, sdepth=cv2.CV_64F)
+    vi = cv2.integral(cv2.transpose(vw), sdepth=cv2.CV_64F)
+    return hi[1:] - hi[:-1], (vi[1:] - vi[:-1]).T
 
 
 def _peaks(profile: NDArray[np.float64], rel: float) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
