@@ -533,8 +533,10 @@ def locate_grids(face: NDArray[np.uint8], px_per_mm: float, config: GridConfig |
     scored.sort(key=lambda t: (-t[0], t[1]))
     top = scored[:cfg.max_checked]
     # the catalog grids are cropped to their cells: every row and column holds a whole cell;
-    # when no lattice passes, the best-covered one still lets identification try
-    whole = [(xs, ys) for _, _, xs, ys, _, on in top if _lattice_whole(on, cfg)][:limit]
+    # when no lattice passes, the best-covered one still lets identification try. The lattices
+    # are judged best first, only until ``limit`` pass
+    whole = list(itertools.islice(((xs, ys) for _, _, xs, ys, _, on in top if _lattice_whole(on, cfg)),
+                                  max(limit, 0)))
     if whole:
         return [_cells(fl, xs, ys, cfg) for xs, ys in whole]
     if not scored:
