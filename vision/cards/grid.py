@@ -820,9 +820,19 @@ def _relative_sides(horiz: NDArray[np.float64], vert: NDArray[np.float64]) -> ND
     :func:`_side_strengths`) give ``(rows, cols, 4)`` float64.
     """
     top, bottom, left, right = horiz[:-1], horiz[1:], vert[:, :-1], vert[:, 1:]
-    lh = float(np.median(np.concatenate([top.ravel(), bottom.ravel()]))) or 1.0
-    lv = float(np.median(np.concatenate([left.ravel(), right.ravel()]))) or 1.0
+    lh = _median(np.concatenate([top.ravel(), bottom.ravel()])) or 1.0
+    lv = _median(np.concatenate([left.ravel(), right.ravel()])) or 1.0
     return np.stack([top / lh, bottom / lh, left / lv, right / lv], axis=2)
+
+
+def _median(values: NDArray[np.float64]) -> float:
+    """The median of ``values`` ``(n,)`` float64, n > 0, none NaN, as :func:`numpy.median` gives it
+    (the middle value, or the two middle ones' sum halved), from one partition."""
+    k = len(values) // 2
+    if len(values) % 2:
+        return float(np.partition(values, k)[k])
+    part = np.partition(values, (k - 1, k))
+    return float((part[k - 1] + part[k]) / 2)
 
 
 def _ring_labels(shape: tuple[int, ...], xs: NDArray[np.float64], ys: NDArray[np.float64],
