@@ -418,6 +418,18 @@ def _lattice_cover(hm: _LineMap, vm: _LineMap, xs: NDArray[np.float64],
     return cov, (on_h, on_v, px, py)
 
 
+def _line_means(m8: NDArray[np.uint8], axis: int) -> NDArray[np.float64]:
+    """The mean along ``axis`` (1: of each row, 0: of each column) of an ``(H, W)`` uint8 map, as
+    numpy's mean of the map in float32 gives it, widened to float64.
+
+    Each line's sum is a whole number, exact in int32 (and in numpy's float32 sum while under
+    2^24, 65793 pixels of 255); the mean is the quotient rounded to float32 once (float64
+    holds it first, more than twice float32's digits, so rounding twice changes nothing).
+    """
+    sums = cv2.reduce(m8, axis, cv2.REDUCE_SUM, dtype=cv2.CV_32S).ravel()
+    return (sums / m8.shape[axis]).astype(np.float32).astype(np.float64)
+
+
 def _on_face(lines: NDArray[np.float64], size: int) -> bool:
     """Whether the first and last of a lattice's lines (rounded to pixels as
     :func:`_lattice_cover` rounds them) lie on a face ``size`` pixels across."""
@@ -487,18 +499,18 @@ def locate_grids(face: NDArray[np.uint8], px_per_mm: float, config: GridConfig |
     fl = lines if lines is not None else face_lines(face, px_per_mm, cfg)
     hmap, vmap = fl.hmap, fl.vmap
     inset = round(cfg.inset_mm * px_per_mm)
-    hm = hmap.copy()
-    vm = vmap.copy()
+    # the maps hold whole grey levels: the profiles and the lattices' coverage are made on 8-bit
+    # copies (the order statistics and the comparisons come out the same)
+    hm = hmap.astype(np.uint8)
+    vm = vmap.astype(np.uint8)
     for mm in (hm, vm):
         mm[:inset] = 0
         mm[h - inset:] = 0
         mm[:, :inset] = 0
         mm[:, w - inset:] = 0
-    yprof = hm.mean(axis=1).astype(np.float64)
-    xprof = vm.mean(axis=0).astype(np.float64)
-    # the lattices' coverage is counted on 8-bit copies: the maps hold whole grey levels, so the
-    # order statistics and the comparisons come out the same, on a quarter of the memory
-    hm, vm = _widen(hm.astype(np.uint8), vm.astype(np.uint8))
+    yprof = _line_means(hm, 1)
+    xprof = _line_means(vm, 0)
+    hm, vm = _widen(hm, vm)
     lo, hi = cfg.cell_mm_range[0] * px_per_mm, cfg.cell_mm_range[1] * px_per_mm
     yruns = _top(_pick(_runs(*_peaks(yprof, cfg.peak_rel), lo, hi, cfg), cfg), yprof, cfg.max_candidates)
     xruns = _top(_pick(_runs(*_peaks(xprof, cfg.peak_rel), lo, hi, cfg), cfg), xprof, cfg.max_candidates)
