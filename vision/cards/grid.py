@@ -979,7 +979,9 @@ def balanced_lab(face: NDArray[np.uint8], paper: NDArray[np.float64]) -> NDArray
     levels = np.arange(256, dtype=np.float32)[:, None] * gains.astype(np.float32)[None, :]
     lut = np.clip(levels, 0, 255).astype(np.uint8).reshape(256, 1, 3)
     bal = cv2.LUT(np.ascontiguousarray(face), lut)
-    return cv2.cvtColor(bal, cv2.COLOR_BGR2LAB).astype(np.float32) - np.array([0, 128, 128], np.float32)
+    # each 8-bit Lab level widened to float32 and centred by one look-up (whole numbers, exact)
+    centred = np.arange(256, dtype=np.float32)[:, None] - np.array([0, 128, 128], np.float32)[None, :]
+    return cv2.LUT(cv2.cvtColor(bal, cv2.COLOR_BGR2LAB), centred.reshape(256, 1, 3))
 
 
 def _edge_sums(hc: NDArray[np.float64], vc: NDArray[np.float64], xs: NDArray[np.float64],
