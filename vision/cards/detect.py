@@ -347,6 +347,12 @@ def _candidates(edges: NDArray[np.uint8], cfg: DetectConfig,
             # low-contrast table): look for the true side along the edges, parallel to its opposite.
             # The repaired quad stays a stand-in: it only fills a place no well-outlined quad took
             fixed = _repair(near, cand[0], cfg)
+            if fixed is None:
+                # a side fitted to a contour that ran along two nearby lines (the card's edge and
+                # its frame) lies between them: moved out onto the edge first, the others repaired
+                fixed = _snap(near, cand[0], cfg)
+                if fixed is not None and _side_support(near, fixed, cfg) < cfg.side_support:
+                    fixed = _repair(near, fixed, cfg)
             if fixed is not None:
                 cand = (fixed, False, float(cv2.contourArea(fixed.astype(np.float32))))
         out.append((*cand, 3 if cut else 2 if squat else int(weak)))
@@ -491,6 +497,62 @@ def _repair(near: NDArray[np.bool_], quad: NDArray[np.float64], cfg: DetectConfi
     return _clockwise(fixed)
 
 
+def _snap(near: NDArray[np.bool_], quad: NDArray[np.float64], cfg: DetectConfig,
+          ) -> NDArray[np.float64] | None:
+    """The quad ``(4, 2)`` with each side that runs along no edge moved outward onto the
+    best-supported line through points near its two ends (each end moved out along the side's
+    normal by up to ``max(refine_band[0], refine_band[1] x its length)`` pixels), where that line
+    runs along an edge over at least ``side_support`` of its length.
+
+    A side fitted to a contour that ran along two nearby lines (the card's edge and its frame, a
+    neighbour's edge) lies between them, along neither. ``None`` when no side moves, or when
+    the moved sides make no convex card-shaped quad (``aspect_range``) whose opposite sides match.
+    """
+    support = _sides_support(near, quad, cfg)
+    bad = [i for i in range(4) if support[i] < cfg.side_support]
+    if not bad:
+        return None
+    h, w = near.shape
+    flat = near.ravel()
+    t = np.linspace(cfg.support_span, 1.0 - cfg.support_span, cfg.support_samples)
+    lines = [(quad[i], quad[(i + 1) % 4] - quad[i]) for i in range(4)]
+    moved = False
+    centre = quad.mean(axis=0)
+    for i in bad:
+        p0, p1 = quad[i], quad[(i + 1) % 4]
+        length = float(np.hypot(*(p1 - p0)))
+        if length < 4:
+            return None
+        n = np.array([-(p1 - p0)[1], (p1 - p0)[0]]) / length
+        if (p0 + p1 - 2.0 * centre) @ n < 0:
+            n = -n  # outward: the card's outline is the outermost line, its frame lies inside
+        reach = max(cfg.refine_band[0], cfg.refine_band[1] * length)
+        offs = np.arange(0.0, np.floor(reach) + 1.0)
+        o0, o1 = (a.ravel() for a in np.meshgrid(offs, offs, indexing="ij"))  # (k,) each end's move
+        a = p0[None, :] + o0[:, None] * n[None, :]  # (k, 2)
+        b = p1[None, :] + o1[:, None] * n[None, :]
+        pts = a[:, None, :] + t[None, :, None] * (b - a)[:, None, :]  # (k, samples, 2)
+        xi = np.rint(pts[..., 0]).astype(np.intp)
+        yi = np.rint(pts[..., 1]).astype(np.intp)
+        inside = (xi >= 0) & (xi < w) & (yi >= 0) & (yi < h)
+        hit = flat[np.where(inside, yi * w + xi, 0)] & inside
+        scores = np.count_nonzero(hit, axis=1) / len(t)
+        k = int(scores.argmax())
+        if scores[k] < cfg.side_support or scores[k] <= support[i]:
+            continue
+        lines[i] = (a[k], b[k] - a[k])
+        moved = True
+    if not moved:
+        return None
+    fixed, meet = _side_corners(lines)
+    if not meet.all() or not cv2.isContourConvex(fixed.astype(np.float32)) or not _sides_match(fixed, cfg):
+        return None
+    (_, _), (rw, rh), _ = cv2.minAreaRect(fixed.astype(np.float32))
+    if rw <= 0 or rh <= 0 or not cfg.aspect_range[0] <= min(rw, rh) / max(rw, rh) <= cfg.aspect_range[1]:
+        return None
+    return _clockwise(fixed)
+
+
 def _side_support(near: NDArray[np.bool_], quad: NDArray[np.float64], cfg: DetectConfig) -> float:
     """The least share of a side that runs along an edge, over the four sides.
 
@@ -532,12 +594,16 @@ def _holds_two(cand: tuple[NDArray[np.float64], bool, float],
 
 def _two_cards(cand: tuple[NDArray[np.float64], bool, float],
                others: list[tuple[NDArray[np.float64], bool, float]], med: float, cfg: DetectConfig) -> bool:
-    """Whether ``cand`` is two touching cards taken together: far larger than the photo's typical
-    card, and holding a candidate of a card's own size that fills only part of it."""
+    """Whether ``cand`` is two or more touching cards taken together: far larger than the photo's
+    typical card, and holding (more than ``held_inside`` of its area) a candidate of a card's own
+    size that fills only part of it (less than ``held_area[1]``; the card's own frame fills more).
+    The card's own size bounds it from below, whatever the number of cards taken together (one
+    of three side by side fills a third)."""
     aa = cand[2]
     if med <= 0 or aa < cfg.pair_area * med:
         return False
-    return any(abs(c[2] / med - 1.0) < cfg.card_area_tol and _held(cand, c, cfg) for c in others)
+    return any(abs(c[2] / med - 1.0) < cfg.card_area_tol and c[2] < cfg.held_area[1] * aa
+               and _overlap(cand[0], c[0]) > cfg.held_inside * c[2] for c in others)
 
 
 def _suppress(cands: list[tuple[NDArray[np.float64], bool, float]], cfg: DetectConfig,
