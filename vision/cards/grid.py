@@ -16,6 +16,7 @@ import bisect
 import dataclasses
 import heapq
 import itertools
+import math
 from dataclasses import dataclass
 from functools import cache, cached_property
 from typing import Any
@@ -401,7 +402,7 @@ def _lattice_cover(hm: _LineMap, vm: _LineMap, xs: NDArray[np.float64],
         # the whole lattice on the face (the usual case): the lines are plain slices, the
         # vertical ones kept along the rows (counts and order statistics do not depend on it)
         horiz = hm[iy, ix0:ix1]
-        vert_rows = vm[iy0:iy1, ix]
+        vert_rows = vm[iy0:iy1].take(ix, axis=1)
         px, py = ix - ix0, iy - iy0
     else:
         # an outer line off the face: it carries nothing
@@ -411,8 +412,13 @@ def _lattice_cover(hm: _LineMap, vm: _LineMap, xs: NDArray[np.float64],
     level = float(np.partition(both, (3 * len(both)) // 4)[(3 * len(both)) // 4])  # upper quartile
     if level <= 0:
         return np.zeros(len(xs) + len(ys)), None
-    on_h = horiz > cfg.line_on * level
-    on_v = (vert_rows > cfg.line_on * level).T
+    # a whole level is above a threshold when it is above the threshold's whole part: 8-bit maps
+    # are compared in 8 bits
+    cut = cfg.line_on * level
+    if hm.dtype == np.uint8 and vm.dtype == np.uint8 and 0.0 <= cut < 255.0:
+        cut = math.floor(cut)
+    on_h = horiz > cut
+    on_v = (vert_rows > cut).T
     # the share of each line's pixels that are on (as a mean of booleans: whole counts over n)
     cov = np.concatenate([on_h.sum(axis=1) / on_h.shape[1], on_v.sum(axis=1) / on_v.shape[1]])
     return cov, (on_h, on_v, px, py)
