@@ -219,7 +219,8 @@ def split_light_tokens(x: NDArray[np.float64], best: NDArray[np.intp], fit: NDAr
                        model: TokenModel, shift: NDArray[np.float64], prior: float,
                        pearls: int = 2, whites: int = 4, tie: float = 0.0,
                        ties: NDArray[np.bool_] | None = None, sat: NDArray[np.bool_] | None = None,
-                       ratio_min: float = 0.0, common_tint: bool = True) -> NDArray[np.intp]:
+                       ratio_min: float = 0.0, common_tint: bool = True,
+                       judged: NDArray[np.bool_] | None = None) -> NDArray[np.intp]:
     """Decide white against pearl jointly for the light tokens of one board.
 
     A pearl is a white token with a pinkish tint, a difference as small as the error of the
@@ -233,9 +234,12 @@ def split_light_tokens(x: NDArray[np.float64], best: NDArray[np.intp], fit: NDAr
     spots give the light), measured in units of the white-to-pearl step; the clipped channel is a
     lower bound, so a split whose labels (plus the light's residual tint) leave such a spot's
     chroma below what that channel shows, along the direction that raises it against the other
-    two, pays for the shortfall (in either mode). Spots whose tint tells
-    nothing (two clipped channels, or a ratio in which white and pearl differ by less than
-    ``ratio_min``; see :func:`light_tints`) keep their kind.
+    two, pays for the shortfall (in either mode). A spot with two clipped channels shows no
+    ratio: it is judged by its two bounds alone (each clipped channel against the unclipped one),
+    and when they do not decide it, a split labelling it otherwise costs the same (a tie). Such a
+    spot, or one whose unclipped ratio tells little (white and pearl differing in it by less than
+    ``ratio_min``; see :func:`light_tints`), takes part through its bounds; spots with three
+    clipped channels keep their kind.
 
     Without ``common_tint`` only the light's residual tint along the white-to-pearl step is
     fitted, each spot by its tint ``t`` along that step (:func:`light_tints`) and the tint's
@@ -263,6 +267,8 @@ def split_light_tokens(x: NDArray[np.float64], best: NDArray[np.intp], fit: NDAr
     common_tint : bool
         Fit the light's residual tint as a chroma vector (True) or along the white-to-pearl
         step only.
+    judged : (N,) bool array, optional
+        Set to True (in place) at the spots the split judged.
 
     Returns
     -------
@@ -277,7 +283,10 @@ def split_light_tokens(x: NDArray[np.float64], best: NDArray[np.intp], fit: NDAr
     iw, ip = kinds.index("W"), kinds.index("P")
     clipped = np.zeros((len(x), 3), bool) if sat is None else sat
     t_all, w_all = light_tints(x, clipped, model, shift, ratio_min)
-    light = fit & ((best == iw) | (best == ip)) & (w_all > 0)
+    # a spot with one or two clipped channels takes part even when its unclipped channels tell
+    # nothing: its clipped ones bound its tint from below
+    n_clip = clipped.sum(axis=1)
+    light = fit & ((best == iw) | (best == ip)) & ((w_all > 0) | (n_clip == 1) | (n_clip == 2))
     n = int(light.sum())
     if n == 0 or n > max(0, pearls) + max(0, whites):
         return best
@@ -294,6 +303,8 @@ def split_light_tokens(x: NDArray[np.float64], best: NDArray[np.intp], fit: NDAr
     for k, i in enumerate(np.flatnonzero(light)):
         if not clipped[i].any():
             proj[k] = flat
+        elif n_clip[i] == 2:
+            proj[k] = 0.0
         else:
             c0, c1 = np.flatnonzero(~clipped[i])[:2]
             u = (np.eye(3)[c0] - np.eye(3)[c1]) / np.sqrt(2.0)
@@ -302,14 +313,19 @@ def split_light_tokens(x: NDArray[np.float64], best: NDArray[np.intp], fit: NDAr
     # a clipped channel is only a lower bound: the spot's chroma along the direction that raises
     # that channel against the other two is at least what shows (a pearl's tint that clipped its
     # red, say, is no white's); ``bound`` (n, 3) is that unit direction, zeros for other spots
-    bound = np.zeros((n, 3))
+    bound = np.zeros((n, 2, 3))
     for k, i in enumerate(np.flatnonzero(light)):
-        if clipped[i].sum() == 1:
-            bound[k] = (3.0 * clipped[i] - 1.0) / np.sqrt(6.0)
+        if n_clip[i] == 1:
+            bound[k, 0] = (3.0 * clipped[i] - 1.0) / np.sqrt(6.0)
+        elif n_clip[i] == 2:
+            # two clipped channels: each is at least what shows against the unclipped one
+            u = np.eye(3)[int(np.flatnonzero(~clipped[i])[0])]
+            for j, c in enumerate(np.flatnonzero(clipped[i])):
+                bound[k, j] = (np.eye(3)[c] - u) / np.sqrt(2.0)
 
     def below(r: NDArray[np.float64]) -> float:
         # how far the labelled spots fall short of their clipped channels' bounds, (n, 3) -> float
-        return float((np.maximum((r * bound).sum(-1), 0.0) ** 2).sum())
+        return float((np.maximum(np.einsum("njc,nc->nj", bound, r), 0.0) ** 2).sum())
 
     splits: list[tuple[float, NDArray[np.float64]]] = []
     for j in range(max(0, n - max(0, whites)), min(max(0, pearls), n) + 1):
@@ -330,6 +346,8 @@ def split_light_tokens(x: NDArray[np.float64], best: NDArray[np.intp], fit: NDAr
             e = np.einsum("nij,nj->ni", proj, r - delta)
             splits.append((float((e ** 2).sum() + prior * (delta ** 2).sum() + below(r - delta)) / vv, lab))
     splits.sort(key=lambda c: c[0])
+    if judged is not None:
+        judged[light] = True
     out = best.copy()
     out[np.flatnonzero(light)] = np.where(splits[0][1] > 0, ip, iw)
     if ties is not None:
@@ -772,9 +790,11 @@ def classify(samples: SpotSamples, model: TokenModel, cfg: BoardConfig) -> Class
         # white against pearl, jointly over the light tokens; a clipped channel hides part of a
         # light token's tint, so such a token is told by its other two channels
         tied = np.zeros(len(best), bool)
+        judged = np.zeros(len(best), bool)
         best = split_light_tokens(x[tokens], best, fit, model, shift, prior, pearls=cfg.supply.count("P"),
                                   whites=cfg.supply.count("W"), tie=cfg.split_tie, ties=tied, sat=sat[tokens],
-                                  ratio_min=cfg.clip_ratio_min, common_tint=not model.calibrated)
+                                  ratio_min=cfg.clip_ratio_min, common_tint=not model.calibrated,
+                                  judged=judged)
         d1 = d[np.arange(len(d)), best]
         d2 = np.where(np.arange(d.shape[1])[None, :] == best[:, None], np.inf, d).min(axis=1)
         limit = cfg.reject_distance + cfg.spread_weight * spreads[best]
@@ -788,7 +808,8 @@ def classify(samples: SpotSamples, model: TokenModel, cfg: BoardConfig) -> Class
         kinds[far] = "?"
         # white against pearl needs two unclipped channels: with fewer, when the two kinds fit
         # about equally, the spot is unknown rather than a guess
-        blind = _clipped_light(d, best, sat[tokens], model, cfg) | tied
+        # (a spot the split judged by its clipped channels' bounds is unknown only when tied)
+        blind = (_clipped_light(d, best, sat[tokens], model, cfg) & ~judged) | tied
         kinds[blind] = "?"
         d_hand = _hand_distance(chroma(x[tokens] - shift - white), cfg)
         hand |= (d_hand < cfg.hand_distance) & (d_hand < d1) & (lit >= cfg.hand_min_brightness)

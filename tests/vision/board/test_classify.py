@@ -619,3 +619,31 @@ def test_a_clipped_channel_is_a_lower_bound_on_a_light_tokens_tint(common_tint: 
     low = x.copy()
     low[2, 2] -= 0.2
     assert split(low) == [iw, iw, iw]
+
+
+@pytest.mark.parametrize("common_tint", [True, False])
+def test_a_light_token_with_two_clipped_channels_is_judged_by_their_bounds(common_tint: bool) -> None:
+    from vision.board.classify import split_light_tokens
+
+    cfg = default_config()
+    model = default_model()
+    means = np.asarray(model.means)
+    iw, ip = model.kinds.index("W"), model.kinds.index("P")
+
+    def split(lift: float) -> tuple[list[int], list[bool], list[bool]]:
+        # two clear whites and a light token whose blue and red are clipped ``lift`` (log) above a
+        # white's against its green
+        x = np.stack([means[iw], means[iw] + 0.02, means[iw]])
+        x[2, [0, 2]] += lift
+        sat = np.zeros((3, 3), bool)
+        sat[2, [0, 2]] = True
+        ties, judged = np.zeros(3, bool), np.zeros(3, bool)
+        out = split_light_tokens(x, np.array([iw, iw, iw]), np.ones(3, bool), model, np.zeros(3), 1.0,
+                                 tie=cfg.split_tie, ties=ties, sat=sat, ratio_min=cfg.clip_ratio_min,
+                                 common_tint=common_tint, judged=judged)
+        return out.tolist(), ties.tolist(), judged.tolist()
+
+    # blue and red at least that far above the green: more than a white's can be, a pearl
+    assert split(0.12) == ([iw, iw, ip], [False, False, False], [True, True, True])
+    # bounds a white meets tell nothing: the spot's label is a tie (unknown), not a guess
+    assert split(-0.1)[1] == [False, False, True]
