@@ -611,6 +611,46 @@ def _shows_grid(seen: _Lattices, cfg: CardsConfig) -> bool:
             and grid_mod.inside_lines(seen.lines, grids[0], cfg.grid) <= cfg.grid.quiet_inside)
 
 
+def _shows_layout(grid: grid_mod.Grid, catalog: Catalog, cfg: CardsConfig) -> bool:
+    """Whether the positions of a lattice that show as outlined cells (``grid.extend_presence``)
+    make the cell layout of some catalog card under some quarter turn."""
+    layouts = _layout_table(catalog.cards).get(grid.shape)
+    if layouts is None:
+        return False
+    seen = grid.presence >= cfg.grid.extend_presence
+    return bool(np.any(np.all(layouts[0] == seen, axis=(1, 2))))
+
+
+def _named_anyway(image: NDArray[np.uint8], quad: detect_mod.CardQuad, catalog: Catalog,
+                  cfg: CardsConfig, found: _Lattices) -> _Prepared | None:
+    """A card-sized quad's reading when no lattice on its face passes the outline coverage floor
+    (``grid.min_coverage``: a glare or blur washing one direction's outlines out) yet the catalog
+    names the card on a lattice there; ``None`` else.
+
+    The lattices are found again whatever their lines' coverage. The face is read only when the
+    positions of one of them that show as outlined cells (``grid.extend_presence``) make some
+    catalog card's layout (:func:`_shows_layout`), and the reading is kept only when the catalog
+    names a card with full confidence (``identify.full_margin``) on a lattice that confirms that
+    card's layout: each of its printed cells shows as an outlined cell there, each water position
+    not. A table's grain, another object or the expedition card makes some lattice too, but not
+    one of a map card's layout and symbols; a face washed out by a glare shows its cells too
+    faintly to confirm a name, or to read their marks. The caller treats the card as doubtful
+    (the expedition card's pattern is searched for on its face whatever its confidence).
+    ``found``: the quad's :func:`_lattices`."""
+    if found.grids:
+        return None
+    loose = dataclasses.replace(cfg.grid, min_coverage=0.0)
+    grids = grid_mod.locate_grids(found.face.image, cfg.rectify.px_per_mm, loose,
+                                  limit=cfg.grid.alternatives, lines=found.lines)
+    if not any(_shows_layout(g, catalog, cfg) for g in grids):
+        return None
+    p = _prepare_quad(image, quad, catalog, cfg, dataclasses.replace(found, grids=grids))
+    if not isinstance(p, _Prepared) or p.ident.card is None or p.ident.margin < cfg.identify.full_margin:
+        return None
+    seen_cells = p.grid.presence >= cfg.grid.extend_presence
+    return p if np.array_equal(seen_cells, p.printed != ".") else None
+
+
 def _doubtful(p: CardReading | _Prepared, below: float) -> bool:
     """Whether a complete card's reading is unknown or identified with a confidence under
     ``below``; a cut card is never doubted."""
@@ -720,9 +760,15 @@ def read(image: NDArray[np.uint8], catalog: Catalog | None = None,
     outlined = detect_mod.detect(image, cfg.detect) if quads is None else quads
     ok = [detect_mod.plausible(q, cfg.detect) for q in outlined]
     read_at: dict[int, CardReading | _Prepared] = {}
+    loose: set[int] = set()  # quads read on a lattice below the coverage floor (see _named_anyway)
     for n, quad in enumerate(outlined):
         if ok[n]:
-            p = _prepare(image, quad, cat, cfg)
+            seen = None if quad.partial else _lattices(image, quad, cfg)
+            p = _prepare(image, quad, cat, cfg, seen)
+            if p is None and seen is not None:
+                p = _named_anyway(image, quad, cat, cfg, seen)
+                if p is not None:
+                    loose.add(n)
             if p is not None:
                 read_at[n] = p
     # cards whose outline is open, proposed from two sides meeting at a corner where no card was
@@ -739,19 +785,19 @@ def read(image: NDArray[np.uint8], catalog: Catalog | None = None,
     canny = outlined.canny if isinstance(outlined, detect_mod.Detection) else None
     proposed = detect_mod.propose(image, tuple(outlined[n] for n in read_at), cfg.detect, seeds,
                                   accept=accept, canny=canny)
-    found: list[tuple[detect_mod.CardQuad, CardReading | _Prepared]] = []
+    found: list[tuple[detect_mod.CardQuad, CardReading | _Prepared, bool]] = []  # quad, reading, doubtful
     for n, quad in enumerate(outlined):
         if n in read_at:
-            found.append((quad, read_at[n]))
+            found.append((quad, read_at[n], n in loose))
         elif not ok[n] and not any(_shared(quad, q) > cfg.detect.nest_overlap for q in proposed):
             # a quad with a borrowed side is read where no card was proposed in its place
             p = _prepare(image, quad, cat, cfg)
             if p is not None:
-                found.append((quad, p))
+                found.append((quad, p, False))
     for quad in proposed:
         p = _prepare(image, quad, cat, cfg, checked.get(quad.corners.tobytes()))
         if isinstance(p, _Prepared):
-            found.append((quad, p))
+            found.append((quad, p, False))
     # the expedition card is card-sized too, and its squares with a line of its art make a lattice
     # of a few cells that the catalog may take, barely, for a map: a card unknown to the catalog or
     # accepted with a confidence under map_doubt is no map card when its face shows the
@@ -764,7 +810,8 @@ def read(image: NDArray[np.uint8], catalog: Catalog | None = None,
             seen_exp[key] = expedition_mod.read_expedition(image, quads=(q,))
         return _shows_expedition(seen_exp[key])
 
-    found = [(q, p) for q, p in found if not (_doubtful(p, cfg.grid.map_doubt) and expedition(q))]
-    kept = [p for p in (_inked(p, cat, cfg) for _, p in found) if p is not None]
+    # a card read on a lattice below the coverage floor is doubtful whatever its confidence
+    maps = [p for q, p, weak in found if not ((weak or _doubtful(p, cfg.grid.map_doubt)) and expedition(q))]
+    kept = [p for p in (_inked(p, cat, cfg) for p in maps) if p is not None]
     templates = _templates([p for p in kept if isinstance(p, _Prepared)], cfg)
     return [_finish(p, templates, cfg) if isinstance(p, _Prepared) else p for p in kept]
