@@ -15,7 +15,8 @@ shadows), then:
    held near zero;
 4. each spot takes the nearest kind, jointly: no kind more often than the game has tokens of it,
    and white against pearl by the light tokens' tints relative to each other (a token with a
-   clipped channel by its other two); a spot too far from every kind is unknown.
+   clipped channel by its other two, and by its clipped channels as lower bounds of its tint); a
+   spot too far from every kind is unknown.
 """
 
 from __future__ import annotations
@@ -312,7 +313,8 @@ def split_light_tokens(x: NDArray[np.float64], best: NDArray[np.intp], fit: NDAr
     gram = proj.sum(axis=0) + prior * flat
     # a clipped channel is only a lower bound: the spot's chroma along the direction that raises
     # that channel against the other two is at least what shows (a pearl's tint that clipped its
-    # red, say, is no white's); ``bound`` (n, 3) is that unit direction, zeros for other spots
+    # red, say, is no white's); ``bound`` (n, 2, 3) holds that unit direction for each clipped
+    # channel (one for a spot with one, two with two), zeros elsewhere
     bound = np.zeros((n, 2, 3))
     for k, i in enumerate(np.flatnonzero(light)):
         if n_clip[i] == 1:
@@ -324,7 +326,9 @@ def split_light_tokens(x: NDArray[np.float64], best: NDArray[np.intp], fit: NDAr
                 bound[k, j] = (np.eye(3)[c] - u) / np.sqrt(2.0)
 
     def below(r: NDArray[np.float64]) -> float:
-        # how far the labelled spots fall short of their clipped channels' bounds, (n, 3) -> float
+        # ``r`` (n, 3): each spot's chroma as seen less what its label (and the light's tint) give
+        # it; where that is positive along a bound's direction, the labels fall short of the bound:
+        # the sum of the squared shortfalls
         return float((np.maximum(np.einsum("njc,nc->nj", bound, r), 0.0) ** 2).sum())
 
     splits: list[tuple[float, NDArray[np.float64]]] = []

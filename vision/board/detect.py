@@ -2,7 +2,9 @@
 
 Nothing here depends on the board's artwork: candidates are quadrilaterals bounded by long
 straight edges (a hand or arm over one side leaves the other pieces of that side collinear), and
-the caller keeps the candidate on which a 5x5 spot lattice fits best.
+the caller keeps the candidate on which a 5x5 spot lattice fits best. A candidate must be
+board-shaped (:func:`board_shaped`: convex, sides alike, no sharp corner), as must a quad framed
+from the spot lattice (:func:`vision.board.lattice.find_lattice_candidates`).
 """
 
 from __future__ import annotations
@@ -198,8 +200,10 @@ def board_shaped(quad: NDArray[np.float64], cfg: BoardConfig) -> bool:
 
     Parameters
     ----------
-    quad : (4, 2) float64 array, the corners in order round the quadrilateral
+    quad : (4, 2) float64 array
+        The corners in order round the quadrilateral.
     cfg : BoardConfig
+        ``max_side_ratio`` and ``min_corner_angle_deg``.
 
     Returns
     -------

@@ -14,6 +14,8 @@ Every board carries 25 round spots on a regular square lattice in its middle. Tw
   strongest ``lattice_max_blobs`` blobs are searched first; more (``lattice_wide_blobs``) only
   when those explain no full lattice, and their lattice is kept only when it explains at least
   ``lattice_wide_min_spots`` spots (texture on cards or the table lines up with far fewer).
+  A framed quad no view of a square board has (:func:`vision.board.detect.board_shaped`) is
+  dropped.
 """
 
 from __future__ import annotations

@@ -8,7 +8,10 @@ rectangle) are cards; corners are refined by fitting a line to each side. A card
 tilted view is foreshortened up to a square: a squat quad (squarer than ``aspect_range[1]``) is a
 card only where nothing else was found. A hull that lost a corner (to glare, a neighbour, a table
 line crossing it) is completed from the four sides that remain (``corner_cut``); such a quad only
-fills a place nothing else reaches into. A quad that borrows a side from something else (see
+fills a place nothing else reaches into. A quad with a side that runs along no edge is mended
+(``_repair``: the side found along the edges about parallel to its opposite, or, failing that, ``_snap``:
+each weak side moved outward onto the best-supported line near its ends); it too only fills a
+place nothing well outlined took. A quad that borrows a side from something else (see
 :func:`plausible`) gives way to the card-shaped candidates it holds, and to a well-outlined one it
 lies inside (a part of that card closed off by a line of its face).
 The image border is drawn into the edge map so a card cut by the border still closes; such a

@@ -16,7 +16,8 @@ and paper, so a well-marked card's layout reads worse than its lead); otherwise 
 (its marks are still read in the printed frame). The printed grid (layout and symbols) is matched
 first; the colour joins only when the grid alone does not settle the card, since it is the cue a
 faded photo or a colour cast spoils first. A card the match names is still turned down when the
-frame shows a clear hue of another colour (:func:`contradicts`).
+frame shows a clear hue of another colour (:func:`contradicts`); a card of a colour so ruled out is
+no rival either when the margin is taken.
 """
 
 from __future__ import annotations

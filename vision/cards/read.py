@@ -1,4 +1,15 @@
-"""The whole map-card reader: detect -> rectify -> grid -> identify -> marks."""
+"""The whole map-card reader: detect -> rectify -> grid -> identify -> marks.
+
+Each plausible quad is cut out and the lattices on its face are read against the catalog. A reading
+in doubt gets a few second looks, each kept only on a better or surer name: the outline found anew
+around the grid (cells not square, or a quad that cut the card short); the face cut the other way
+round when the quad's sides do not tell the card's long ones (``rectify.side_doubt``); a lattice of
+square cells keeping one axis of a lattice found (``_squared``); and, for a face on which no lattice
+passes the outline coverage floor, the lattices found without that floor (``_named_anyway``). Open
+outlines are then proposed (:func:`vision.cards.detect.propose`), doubtful faces showing the
+expedition card's pattern are dropped, and the marks of the cards kept are read with each symbol's
+print pooled over the cards of the photo that the catalog names.
+"""
 
 from __future__ import annotations
 

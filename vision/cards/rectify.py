@@ -4,7 +4,9 @@ The quadrilateral is warped to a portrait face of ``card_mm`` at ``px_per_mm`` s
 full-resolution photo. Which short side is the top is decided from the face itself: the points
 numeral sits in the top-left corner and, on some cards, a badge in the top-right, so the top
 corners carry more printed detail than the bottom ones. Only 0/180 degrees is in question for a
-portrait card.
+portrait card. The quad's shorter pair of sides is taken for the card's short sides, or, asked
+(``across``), the longer pair: a view tilted along the card's length can shorten its long sides
+below its short ones (:func:`side_ratio`).
 """
 
 from __future__ import annotations
