@@ -104,6 +104,10 @@ def default_config() -> MarksConfig:
     return load_config("cards", MarksConfig, section="marks")
 
 
+# (centre, sectors, spread, strength) of each washed-out plain cell's faint ink, each (rows, cols) float64
+_Faint = tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]
+
+
 @dataclass(frozen=True)
 class CellInk:
     """Ink shares per cell, each ``(rows, cols)`` float64 in [0, 1].
@@ -148,7 +152,7 @@ class CellInk:
     corner_ink: NDArray[np.float64] | None = None
     offset: NDArray[np.float64] | None = None
     strength: NDArray[np.float64] | None = None
-    faint: tuple[NDArray[np.float64], ...] | None = None
+    faint: _Faint | None = None
 
 
 @dataclass(frozen=True)
@@ -287,7 +291,7 @@ def cell_ink(face: NDArray[np.uint8], grid: Grid, printed: NDArray[np.str_],
 def _faint_ink(lab: NDArray[np.float32], raw_map: NDArray[np.bool_], cells: list[_Cell],
                measured: Mapping[tuple[int, int], tuple[NDArray[np.bool_], ...]],
                fills: Mapping[tuple[int, int], NDArray[np.float32]], ink_dist: float, ink_dark: float,
-               cfg: MarksConfig) -> tuple[NDArray[np.float64], ...]:
+               cfg: MarksConfig) -> _Faint:
     """``(centre, sectors, spread, strength)``, each ``(rows, cols)`` float64 as in
     :class:`CellInk`, of each washed-out plain cell's own ink against its own neighbourhood's
     contrast (0 elsewhere).
@@ -311,7 +315,7 @@ def _faint_ink(lab: NDArray[np.float32], raw_map: NDArray[np.bool_], cells: list
     from :func:`cell_ink`.
     """
     shape = (max(c.rc[0] for c in cells) + 1, max(c.rc[1] for c in cells) + 1) if cells else (0, 0)
-    out = tuple(np.zeros(shape) for _ in range(4))
+    out = (np.zeros(shape), np.zeros(shape), np.zeros(shape), np.zeros(shape))
     # the cells whose boxes (and insides within them) have one size are measured together
     groups: dict[tuple[int, ...], list[_Cell]] = {}
     for cell in cells:
@@ -1190,13 +1194,6 @@ def _faint_reading(faint: tuple[NDArray[np.float64], ...], rc: tuple[int, int], 
     return _decide(c, sec, lo, hi)[0]
 
 
-def _faint_doubt(faint: tuple[NDArray[np.float64], ...], rc: tuple[int, int], cfg: MarksConfig) -> bool:
-    """Whether a plain cell read unmarked holds faint ink that its washed-out neighbourhood's
-    contrast shows as a mark or an open case (:func:`_faint_reading`): it is then uncertain, and
-    marked only by :func:`_settle_faint`."""
-    return _faint_reading(faint, rc, cfg) != 0
-
-
 def _card_pen(state: NDArray[np.int8], ink: CellInk, printed: NDArray[np.str_]) -> float | None:
     """The strength of the pen of a card's clear marks: the median ``strength`` of its marked
     plain cells (``state`` ``(rows, cols)`` as in :class:`CellVerdicts`), or ``None`` without one."""
@@ -1218,7 +1215,7 @@ def _settle_faint(state: NDArray[np.int8], score: NDArray[np.float64], conf: NDA
 
     ``state``, ``score``, ``conf`` ``(rows, cols)`` as in :class:`CellVerdicts`.
     """
-    if pen is None or ink.faint is None or len(ink.faint) < 4:
+    if pen is None or ink.faint is None:
         return
     for r, c in zip(*np.nonzero((faint_read == 1) & (state == -1)), strict=True):
         if float(ink.faint[3][r, c]) >= cfg.dot_share * pen:

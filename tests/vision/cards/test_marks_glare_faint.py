@@ -13,7 +13,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.cards.marks import CellInk, _faint_doubt, _settle_faint, cell_ink, default_config, read_marks
+from vision.cards.marks import CellInk, _faint_reading, _settle_faint, cell_ink, default_config, read_marks
 
 from .conftest import row_face
 
@@ -102,9 +102,9 @@ def test_one_sided_faint_ink_is_no_doubt() -> None:
     one_side = (np.array([[0.0]]), np.array([[0.5]]), np.array([[cfg.spill_arc]]))
     around = (np.array([[0.0]]), np.array([[0.75]]), np.array([[0.875]]))
     crossing = (np.array([[0.3]]), np.array([[0.25]]), np.array([[0.375]]))
-    assert not _faint_doubt(one_side, (0, 0), cfg)
-    assert _faint_doubt(around, (0, 0), cfg)
-    assert _faint_doubt(crossing, (0, 0), cfg)
+    assert _faint_reading(one_side, (0, 0), cfg) == 0
+    assert _faint_reading(around, (0, 0), cfg) != 0
+    assert _faint_reading(crossing, (0, 0), cfg) != 0
 
 
 def test_cell_ink_without_faint_measure_reads_as_before() -> None:
