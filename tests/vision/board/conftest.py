@@ -38,3 +38,47 @@ def _face_rect(layout: Sequence[str], style: str, seed: int) -> tuple[NDArray[np
 def face_rect() -> FaceRect:
     """:func:`_face_rect`: ``face_rect(layout, style, seed) -> (rect, grid)``."""
     return _face_rect
+
+
+DiscBoard = Callable[[np.random.Generator, NDArray[np.float64]],
+                     tuple[NDArray[np.uint8], NDArray[np.float64]]]
+
+_PITCH = 64.0
+_RADIUS = 22.0
+_FRAME = 40
+_FACE = int(5 * _PITCH + 2 * _FRAME)
+
+
+def _disc_board(rng: np.random.Generator, corners: NDArray[np.float64]) -> tuple[NDArray[np.uint8],
+                                                                                  NDArray[np.float64]]:
+    """A board of dark and light discs on a table of its own grey (no outline), seen through
+    ``corners`` (4, 2) float64 (TL, TR, BR, BL).
+
+    Returns
+    -------
+    image : (480, 640, 3) uint8 array
+        The photo.
+    spots : (25, 2) float64 array
+        The spots' true places in it, row by row.
+    """
+    face = np.full((_FACE, _FACE, 3), 150, np.uint8)
+    for r in range(5):
+        for c in range(5):
+            colour = tuple(int(v) for v in rng.integers(20, 90, 3) + 160 * int(rng.integers(2)))
+            centre = (round(_FRAME + (c + 0.5) * _PITCH), round(_FRAME + (r + 0.5) * _PITCH))
+            cv2.circle(face, centre, round(_RADIUS), colour, -1, cv2.LINE_AA)
+    square = np.float32([[0, 0], [_FACE, 0], [_FACE, _FACE], [0, _FACE]])
+    hom = cv2.getPerspectiveTransform(square, corners.astype(np.float32))
+    table = np.full((480, 640, 3), 150, np.uint8)
+    image = cv2.warpPerspective(face, hom, (640, 480), dst=table, borderMode=cv2.BORDER_TRANSPARENT)
+    image = (image.astype(np.int16) + rng.integers(-6, 7, image.shape)).clip(0, 255).astype(np.uint8)
+    on_face = np.array([[_FRAME + (c + 0.5) * _PITCH, _FRAME + (r + 0.5) * _PITCH]
+                        for r in range(5) for c in range(5)])
+    spots = cv2.perspectiveTransform(on_face.reshape(-1, 1, 2), hom.astype(np.float64)).reshape(25, 2)
+    return image, spots
+
+
+@pytest.fixture
+def disc_board() -> DiscBoard:
+    """:func:`_disc_board`: ``disc_board(rng, corners) -> (image, spots)``."""
+    return _disc_board

@@ -3,6 +3,8 @@ so the far row of spots is much narrower than the near one."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import cv2
 import numpy as np
 import pytest
@@ -10,10 +12,7 @@ import pytest
 from vision.board import default_config, locate
 from vision.board.lattice import _GRID, _grow, _in_front, _lattice_fit, find_lattice_candidates
 
-PITCH = 64.0
-RADIUS = 22.0
-FRAME = 40
-FACE = int(5 * PITCH + 2 * FRAME)
+DiscBoard = Callable[..., tuple[np.ndarray, np.ndarray]]  # the disc_board fixture (conftest)
 
 
 def _trapezoid(top: float) -> np.ndarray:
@@ -22,26 +21,6 @@ def _trapezoid(top: float) -> np.ndarray:
     near = 380.0
     far = near * top
     return np.array([[330 - far / 2, 90.0], [330 + far / 2, 95.0], [520.0, 400.0], [140.0, 390.0]])
-
-
-def _photo(rng: np.random.Generator, corners: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """A board of dark and light discs on a table of its own grey (no outline), seen through
-    ``corners``; returns the (480, 640, 3) uint8 photo and the spots' true (25, 2) float64 places."""
-    face = np.full((FACE, FACE, 3), 150, np.uint8)
-    for r in range(5):
-        for c in range(5):
-            colour = tuple(int(v) for v in rng.integers(20, 90, 3) + 160 * int(rng.integers(2)))
-            centre = (round(FRAME + (c + 0.5) * PITCH), round(FRAME + (r + 0.5) * PITCH))
-            cv2.circle(face, centre, round(RADIUS), colour, -1, cv2.LINE_AA)
-    square = np.float32([[0, 0], [FACE, 0], [FACE, FACE], [0, FACE]])
-    hom = cv2.getPerspectiveTransform(square, corners.astype(np.float32))
-    table = np.full((480, 640, 3), 150, np.uint8)
-    image = cv2.warpPerspective(face, hom, (640, 480), dst=table, borderMode=cv2.BORDER_TRANSPARENT)
-    image = (image.astype(np.int16) + rng.integers(-6, 7, image.shape)).clip(0, 255).astype(np.uint8)
-    on_face = np.array([[FRAME + (c + 0.5) * PITCH, FRAME + (r + 0.5) * PITCH]
-                        for r in range(5) for c in range(5)])
-    spots = cv2.perspectiveTransform(on_face.reshape(-1, 1, 2), hom.astype(np.float64)).reshape(25, 2)
-    return image, spots
 
 
 def _spot_error(image: np.ndarray, spots: np.ndarray) -> float:
@@ -58,16 +37,16 @@ def _spot_error(image: np.ndarray, spots: np.ndarray) -> float:
     return float(np.linalg.norm(spots[:, None] - got[None], axis=2).min(axis=1).max()) / pitch
 
 
-def test_a_steep_board_without_outline_is_found_from_its_spots() -> None:
+def test_a_steep_board_without_outline_is_found_from_its_spots(disc_board: DiscBoard) -> None:
     # the far row 0.6 times as wide as the near one: an affine lattice from one spot and two
     # neighbours drifts off the spots two rows away
-    image, spots = _photo(np.random.default_rng(1), _trapezoid(0.6))
+    image, spots = disc_board(np.random.default_rng(1), _trapezoid(0.6))
     assert _spot_error(image, spots) < 0.2
 
 
 @pytest.mark.parametrize("top", [0.9, 0.7])
-def test_milder_views_are_found_too(top: float) -> None:
-    image, spots = _photo(np.random.default_rng(0), _trapezoid(top))
+def test_milder_views_are_found_too(top: float, disc_board: DiscBoard) -> None:
+    image, spots = disc_board(np.random.default_rng(0), _trapezoid(top))
     assert _spot_error(image, spots) < 0.2
     assert find_lattice_candidates(image, default_config())
 
