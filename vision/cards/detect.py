@@ -502,7 +502,7 @@ def _repair(near: NDArray[np.bool_], quad: NDArray[np.float64], cfg: DetectConfi
 
 def _snap(near: NDArray[np.bool_], quad: NDArray[np.float64], cfg: DetectConfig,
           ) -> NDArray[np.float64] | None:
-    """The quad ``(4, 2)`` with each side that runs along no edge moved outward onto the
+    """The quad ``(4, 2)`` float64 with each side that runs along no edge moved outward onto the
     best-supported line through points near its two ends (each end moved out along the side's
     normal by up to ``max(refine_band[0], refine_band[1] x its length)`` pixels), where that line
     runs along an edge over at least ``side_support`` of its length.
