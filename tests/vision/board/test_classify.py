@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 from vision.board import default_config, default_model
-from vision.board.classify import classify
+from vision.board.classify import classify, split_light_tokens
+from vision.board.learn import TokenModel
 from vision.board.spots import Grid, SpotSamples, fit_grid, sample_spots, spot_features
 from vision.synth.board import render_board_face
 from vision.synth.camera import cast_config
@@ -18,6 +19,13 @@ from vision.synth.camera import cast_config
 LAYOUT = ("WPW.Y", "P.WYU", "GRKWY", "UG.RK", "RUGK.")
 FaceRect = Callable[..., tuple[np.ndarray, Grid]]  # the face_rect fixture (conftest)
 CASTS = [tuple(g) for g in cast_config().gains]
+
+
+def _light_kinds() -> tuple[TokenModel, np.ndarray, int, int]:
+    """The default token model, its kinds' mean log colours (kinds, 3) float64, and the indices of
+    white and pearl among its kinds."""
+    model = default_model()
+    return model, np.asarray(model.means, np.float64), model.kinds.index("W"), model.kinds.index("P")
 
 
 def _read_face(face_img: np.ndarray, cast: tuple[float, float, float],
@@ -100,11 +108,7 @@ def test_a_finger_over_a_token_edge_makes_it_unknown(style: str, face_rect: Face
 
 
 def test_white_and_pearl_are_split_by_their_tints_relative_to_each_other() -> None:
-    from vision.board.classify import split_light_tokens
-
-    model = default_model()
-    means = np.asarray(model.means, np.float64)
-    iw, ip = model.kinds.index("W"), model.kinds.index("P")
+    model, means, iw, ip = _light_kinds()
     # the light left a residual pinkish tint of 0.45 of the white-to-pearl step on every token:
     # one white and two pearls, all read as white so far
     step = means[ip] - means[iw]
@@ -171,12 +175,8 @@ def test_missing_rings_need_a_group_reaching_in_from_the_border() -> None:
 
 
 def test_a_light_token_with_one_clipped_channel_is_told_by_the_other_two() -> None:
-    from vision.board.classify import split_light_tokens
-
     cfg = default_config()
-    model = default_model()
-    means = np.asarray(model.means)
-    iw, ip = model.kinds.index("W"), model.kinds.index("P")
+    model, means, iw, ip = _light_kinds()
     # red clipped on both: a pearl keeps its lower green against blue, a white does not
     x = np.stack([means[ip], means[iw]]) + 0.05
     x[:, 2] = max(means[iw, 2], means[ip, 2]) - 0.2  # the clipped channel tells nothing
@@ -199,9 +199,7 @@ def test_a_light_token_with_one_clipped_channel_is_told_by_the_other_two() -> No
 def test_light_tints_weigh_what_the_unclipped_channels_tell() -> None:
     from vision.board.classify import light_tints
 
-    model = default_model()
-    means = np.asarray(model.means)
-    iw, ip = model.kinds.index("W"), model.kinds.index("P")
+    model, means, iw, ip = _light_kinds()
     x = np.stack([means[iw], means[ip], means[ip], means[ip]])
     sat = np.array([[False] * 3, [False] * 3, [False, False, True], [True, False, True]])
     t, w = light_tints(x, sat, model, np.zeros(3), 0.04)
@@ -316,12 +314,8 @@ def test_a_glow_over_the_board_around_a_spot_leaves_the_spot_readable(style: str
 
 
 def test_a_clipped_pearl_is_judged_against_the_light_the_clear_whites_show() -> None:
-    from vision.board.classify import split_light_tokens
-
     cfg = default_config()
-    model = default_model()
-    means = np.asarray(model.means)
-    iw, ip = model.kinds.index("W"), model.kinds.index("P")
+    model, means, iw, ip = _light_kinds()
     v = (means[ip] - means[ip].mean()) - (means[iw] - means[iw].mean())
     # the light's estimate is off by a tint ``d`` that leaves the clear whites' white-to-pearl
     # tint at zero but moves the blue/green ratio by a full white-to-pearl step
@@ -596,12 +590,8 @@ def test_an_empty_place_on_a_wood_board_under_a_glare_is_empty_not_a_hand(
 
 @pytest.mark.parametrize("common_tint", [True, False])
 def test_a_clipped_channel_is_a_lower_bound_on_a_light_tokens_tint(common_tint: bool) -> None:
-    from vision.board.classify import split_light_tokens
-
     cfg = default_config()
-    model = default_model()
-    means = np.asarray(model.means)
-    iw, ip = model.kinds.index("W"), model.kinds.index("P")
+    model, means, iw, ip = _light_kinds()
     # two clear whites and a light token whose blue and green are a white's but whose red is
     # clipped at a value 0.1 (log) above a white's red under this light
     x = np.stack([means[iw], means[iw] + 0.02, means[iw]])
@@ -623,12 +613,8 @@ def test_a_clipped_channel_is_a_lower_bound_on_a_light_tokens_tint(common_tint: 
 
 @pytest.mark.parametrize("common_tint", [True, False])
 def test_a_light_token_with_two_clipped_channels_is_judged_by_their_bounds(common_tint: bool) -> None:
-    from vision.board.classify import split_light_tokens
-
     cfg = default_config()
-    model = default_model()
-    means = np.asarray(model.means)
-    iw, ip = model.kinds.index("W"), model.kinds.index("P")
+    model, means, iw, ip = _light_kinds()
 
     def split(lift: float) -> tuple[list[int], list[bool], list[bool]]:
         # two clear whites and a light token whose blue and red are clipped ``lift`` (log) above a
