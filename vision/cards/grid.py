@@ -63,6 +63,8 @@ class GridConfig:
     fit_gain: float
     quiet_inside: float
     map_doubt: float
+    blur_ratio: float
+    blur_kernel_mm: float
 
 
 @cache
@@ -204,6 +206,57 @@ def face_lines(face: NDArray[np.uint8], px_per_mm: float, config: GridConfig | N
     # the maps hold whole grey levels: widened and summed in 8 bits as they are
     hsum, vsum = _running_sums(*_widen(hmap.astype(np.uint8), vmap.astype(np.uint8)))
     return FaceLines(hmap, vmap, hsum, vsum, face, cfg.line_kernel_mm * px_per_mm)
+
+
+def blurred_lines(lines: FaceLines, px_per_mm: float, config: GridConfig | None = None) -> FaceLines | None:
+    """The face's outlines measured again for a blur across one direction's lines, or ``None``.
+
+    Every printed grid outlines its cells alike in both directions, so the strongest straight line
+    of one direction (the highest mean of a row of :attr:`FaceLines.hmap` or of a column of
+    :attr:`FaceLines.vmap`, ``inset_mm`` in from the face's edges) under ``blur_ratio`` of the
+    other's means that direction's lines are spread across themselves (camera shake along one
+    axis) wider than the black-hat of :func:`line_maps` reaches. That direction's map is made
+    again with a black-hat ``blur_kernel_mm`` wide; the other map is kept as it is.
+
+    Parameters
+    ----------
+    lines : FaceLines
+        :func:`face_lines` of the face.
+    px_per_mm : float
+        The face's scale.
+    config : GridConfig, optional
+
+    Returns
+    -------
+    FaceLines or None
+        ``None`` when neither direction is that much weaker than the other (or both are blank).
+    """
+    cfg = config or default_config()
+    h, w = lines.hmap.shape
+    inset = round(cfg.inset_mm * px_per_mm)
+    if h <= 2 * inset or w <= 2 * inset:
+        return None
+    hm = lines.hmap[inset:h - inset, inset:w - inset].astype(np.uint8)
+    vm = lines.vmap[inset:h - inset, inset:w - inset].astype(np.uint8)
+    strong_h = float(_line_means(hm, 1).max())
+    strong_v = float(_line_means(vm, 0).max())
+    if strong_v < cfg.blur_ratio * strong_h:
+        vertical = True
+    elif strong_h < cfg.blur_ratio * strong_v:
+        vertical = False
+    else:
+        return None
+    gray = cv2.cvtColor(lines.face, cv2.COLOR_BGR2GRAY)
+    k = max(3, round(cfg.blur_kernel_mm * px_per_mm) | 1)
+    dark = cv2.morphologyEx(gray, cv2.MORPH_BLACKHAT, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
+    run = max(5, round(cfg.run_mm * px_per_mm))
+    along = (1, run) if vertical else (run, 1)
+    wide = cv2.morphologyEx(dark, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, along))
+    hmap8 = lines.hmap.astype(np.uint8) if vertical else wide
+    vmap8 = wide if vertical else lines.vmap.astype(np.uint8)
+    hsum, vsum = _running_sums(*_widen(hmap8, vmap8))
+    return FaceLines(hmap8.astype(np.float32), vmap8.astype(np.float32), hsum, vsum, lines.face,
+                     lines.kernel_px)
 
 
 def _running_sums(hw: NDArray[np.uint8], vw: NDArray[np.uint8],
@@ -480,7 +533,7 @@ def locate_grid(face: NDArray[np.uint8], px_per_mm: float, config: GridConfig | 
 
 
 def locate_grids(face: NDArray[np.uint8], px_per_mm: float, config: GridConfig | None = None,
-                 limit: int = 1, lines: FaceLines | None = None) -> list[Grid]:
+                 limit: int = 1, lines: FaceLines | None = None, deblur: bool = True) -> list[Grid]:
     """The most likely grids on an upright face, best first (at most ``limit``).
 
     Parameters
@@ -494,6 +547,11 @@ def locate_grids(face: NDArray[np.uint8], px_per_mm: float, config: GridConfig |
         How many alternative lattices to return (identification may pick among them).
     lines : FaceLines, optional
         :func:`face_lines` of the face when already measured.
+    deblur : bool
+        When no lattice's lines are covered enough (``min_coverage``) and one direction's lines
+        are far weaker than the other's, look again on :func:`blurred_lines`, keeping only whole
+        lattices found there (a stronger proof than the coverage floor: every row and column
+        holds a fully outlined cell).
 
     Returns
     -------
@@ -548,6 +606,10 @@ def locate_grids(face: NDArray[np.uint8], px_per_mm: float, config: GridConfig |
             heapq.heappush(best, scored[-1][0])
         else:
             heapq.heappushpop(best, scored[-1][0])
+    if not scored and deblur:
+        wide = blurred_lines(fl, px_per_mm, cfg)
+        if wide is not None:
+            return [g for g in locate_grids(face, px_per_mm, cfg, limit, wide, deblur=False) if g.whole]
     scored.sort(key=lambda t: (-t[0], t[1]))
     top = scored[:cfg.max_checked]
     # the catalog grids are cropped to their cells: every row and column holds a whole cell;
