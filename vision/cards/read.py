@@ -135,11 +135,23 @@ class _Lattices:
 def _lattices(image: NDArray[np.uint8], quad: detect_mod.CardQuad, cfg: CardsConfig,
               across: bool = False) -> _Lattices:
     """Rectify a quad (``across``: the other way round, see :func:`vision.cards.rectify.rectify`)
-    and find the lattices on its face (``grid.alternatives`` at most)."""
+    and find the lattices on its face (``grid.alternatives`` at most).
+
+    A face whose lattices are found only on the line maps made again for outlines smeared across
+    one direction (:func:`vision.cards.grid.blurred_lines`) keeps those maps: every later check of
+    its lattices (outline fits, grown and slid lattices) then sees the same outlines that found them."""
     face = rectify_mod.rectify(image, quad.corners, cfg.rectify, across=across)
     ppm = cfg.rectify.px_per_mm
     lines = grid_mod.face_lines(face.image, ppm, cfg.grid)
-    grids = grid_mod.locate_grids(face.image, ppm, cfg.grid, limit=cfg.grid.alternatives, lines=lines)
+    limit = cfg.grid.alternatives
+    grids = grid_mod.locate_grids(face.image, ppm, cfg.grid, limit=limit, lines=lines, deblur=False)
+    if not grids:
+        wide = grid_mod.blurred_lines(lines, ppm, cfg.grid)
+        if wide is not None:
+            grids = [g for g in grid_mod.locate_grids(face.image, ppm, cfg.grid, limit=limit, lines=wide,
+                                                      deblur=False) if g.whole]
+            if grids:
+                lines = wide
     return _Lattices(face, lines, grids)
 
 
