@@ -4,30 +4,10 @@ exactly those of the plain masked sums, on and off the face."""
 from __future__ import annotations
 
 import numpy as np
-from numpy.typing import NDArray
 
-from vision.cards.grid import FaceLines, Grid, _side_strengths, default_config, layout_edges, layout_fits
+from vision.cards.grid import FaceLines, Grid, default_config, layout_fits
 
-
-def _plain(lines: FaceLines, grid: Grid, layouts: NDArray[np.bool_]) -> NDArray[np.float64]:
-    """The fit of each layout with every mask and product spelled out."""
-    sx = float(grid.xs[-1] - grid.xs[0]) / (len(grid.xs) - 1)
-    sy = float(grid.ys[-1] - grid.ys[0]) / (len(grid.ys) - 1)
-    xs = np.concatenate([[grid.xs[0] - sx], grid.xs, [grid.xs[-1] + sx]])
-    ys = np.concatenate([[grid.ys[0] - sy], grid.ys, [grid.ys[-1] + sy]])
-    horiz, vert, ok_h, ok_v = _side_strengths(lines.hsum, lines.vsum, xs, ys, default_config().side_trim)
-    near_h, near_v = layout_edges(layouts)
-    expect_h, expect_v = near_h & ok_h[None], near_v & ok_v[None]
-    quiet_h, quiet_v = ~near_h & ok_h[None], ~near_v & ok_v[None]
-    n_on = expect_h.sum(axis=(1, 2)) + expect_v.sum(axis=(1, 2))
-    n_off = quiet_h.sum(axis=(1, 2)) + quiet_v.sum(axis=(1, 2))
-    s_on = (expect_h * horiz[None]).sum(axis=(1, 2)) + (expect_v * vert[None]).sum(axis=(1, 2))
-    s_off = (quiet_h * horiz[None]).sum(axis=(1, 2)) + (quiet_v * vert[None]).sum(axis=(1, 2))
-    m_on = s_on / np.maximum(n_on, 1)
-    m_off = np.where(n_off > 0, s_off / np.maximum(n_off, 1), 0.0)
-    total = m_on + m_off
-    fit = np.where(total > 0, (m_on - m_off) / np.where(total > 0, total, 1.0), -1.0)
-    return np.where(n_on > 0, fit, -1.0)
+from .test_speed_read_layouts import _fits_whole
 
 
 def test_layout_fits_match_the_masked_sums() -> None:
@@ -49,6 +29,7 @@ def test_layout_fits_match_the_masked_sums() -> None:
         layouts = rng.random((int(rng.integers(1, 12)), rows, cols)) < 0.7
         layouts[0] = False  # an empty layout fits nothing
         got = layout_fits(lines, grid, layouts)
-        assert got.dtype == np.float64 and got.tobytes() == _plain(lines, grid, layouts).tobytes()
+        want = _fits_whole(lines, grid, layouts, default_config())
+        assert got.dtype == np.float64 and got.tobytes() == want.tobytes()
         off += bool(xs[0] - step < 0 or ys[0] - step < 0 or xs[-1] + step > w or ys[-1] + step > h)
     assert 20 <= off <= 130  # lattices whose grown sides run off the face and lattices well inside
