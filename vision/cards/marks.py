@@ -1,7 +1,9 @@
 """Stage 4: is each cell marked with pen?
 
 Ink is measured against the card's own cell fill (OMR style): a pixel is ink when it lies far
-from the fill colour in Lab or is clearly darker. A printed symbol is not a mark, so a cell is
+from the fill colour in Lab or is clearly darker. The face is white-balanced on the lightest part
+of the cells' fill (:func:`_pen_fill`), which pen cannot shift: on a card marked through, the
+median colour of the cells is the pen's. A printed symbol is not a mark, so a cell is
 split into its centre (where symbols sit), the ring around it (where pen strokes cross,
 overshoot and loop) and its four inside corners. A plain cell is judged on all of its ink; a
 symbol cell on the ink beyond the symbol's print: off the symbol's hue or clearly darker than
@@ -202,7 +204,7 @@ def cell_ink(face: NDArray[np.uint8], grid: Grid, printed: NDArray[np.str_],
     # every measure reads the cells' boxes only: the face is cut to the window holding them (each
     # pixel's Lab depends on that pixel alone)
     geo, window = _cell_geometry(grid, printed, face.shape[:2], cfg)
-    lab = balanced_lab(face[window], grid.paper)
+    lab = balanced_lab(face[window], _pen_fill(face[window], geo, grid.paper, cfg))
     paper = _paper_lab(lab, geo, cfg)
     ink_dist, ink_dark = _ink_thresholds(lab, paper, geo, cfg)
     # dim light and blur fade a printed symbol's colours as they fade the ink: the chroma that
@@ -863,6 +865,38 @@ def _spread(on: NDArray[np.bool_]) -> float:
     # the longest run of empty sectors round the circle is what the arc leaves out
     gaps = np.diff(np.concatenate([on_s, on_s[:1] + 8])) - 1
     return float((8 - gaps.max()) / 8.0)
+
+
+def _pen_fill(face: NDArray[np.uint8], cells: list[_Cell], paper: NDArray[np.float64],
+              cfg: MarksConfig) -> NDArray[np.float64]:
+    """The BGR fill the face is white-balanced on: the per-channel median of the lightest
+    ``paper_share`` of the cells' fill patches (by Lab lightness), or ``paper`` without any.
+
+    Pen only darkens and tints the paper. On a card marked through it covers most of each cell, so
+    a median over the cells (the grid's ``paper``) takes the pen's colour, and balancing on it
+    turns the print's hues (a gold coin reads green) and the pen's; the lightest pixels between
+    the strokes are still the paper.
+
+    Parameters
+    ----------
+    face : (H, W, 3) uint8 array
+        The BGR window the cells' spans index.
+    cells : list of _Cell
+    paper : (3,) float64 array
+        The grid's fill, BGR.
+    cfg : MarksConfig
+
+    Returns
+    -------
+    (3,) float64 array
+    """
+    parts = [face[sl].reshape(-1, 3) for cell in cells for sl in cell.fill]
+    px = np.concatenate(parts) if parts else np.zeros((0, 3), np.uint8)
+    if len(px) == 0:
+        return paper
+    light = cv2.cvtColor(px[None], cv2.COLOR_BGR2LAB)[0, :, 0].astype(np.float32)
+    top = px[light >= linear_percentile(light, 100.0 * (1.0 - cfg.paper_share))]
+    return partition_median(top.astype(np.float64), axis=0)
 
 
 def _paper_lab(lab: NDArray[np.float32], cells: list[_Cell], cfg: MarksConfig) -> NDArray[np.float32]:
