@@ -70,6 +70,7 @@ def test_mistakes_are_counted(rng: np.random.Generator) -> None:
     assert result.recall == 1.0
     assert result.precision == pytest.approx(3 / 4)
     assert result.id_accuracy == pytest.approx(1 / 2)
+    assert result.misnamed == pytest.approx(1 / 2)  # t21 named where t-second lies
     n = len(map_card("t1").cells)
     assert result.counts.cells == n
     assert result.cell_error == pytest.approx(1 / n)  # the uncertain cell is not an error ...
@@ -125,7 +126,7 @@ def test_run_tier_with_the_real_reader_gives_well_formed_numbers() -> None:
     (row,) = run_tier("typical", 2, seed=3, size=(480, 270))
     data = row.to_json()
     assert data["images"] == 2 and data["tier"] == "typical" and data["profile"] == "none"
-    for key in ("recall", "precision", "id_accuracy", "cell_error", "exact", "partial_flagged"):
+    for key in ("recall", "precision", "id_accuracy", "misnamed", "cell_error", "exact", "partial_flagged"):
         assert data[key] is None or 0.0 <= data[key] <= 1.0
     assert data["failures"] == 0, data["first_failure"]
     assert data["ms"]["total"]["n"] == 2 and data["ms"]["total"]["median"] > 0

@@ -12,6 +12,9 @@ precision
     readings matched to a card (complete or cut) / readings.
 id accuracy
     matched complete cards read with the right id / matched complete cards.
+misnamed
+    matched complete cards named with a wrong id / matched complete cards (an unknown card can be
+    named by a tap; a wrong name silently scores another card).
 cell error
     wrong definite verdicts (marked vs. unmarked) / cells, over matched complete cards with the
     right id; an ``uncertain`` cell is not an error but is counted in ``uncertain``.
@@ -81,6 +84,7 @@ class CardCounts:
     matched_partial: int = 0
     matched_readings: int = 0
     id_right: int = 0
+    misnamed: int = 0
     cells: int = 0
     cells_wrong: int = 0
     cells_uncertain: int = 0
@@ -121,6 +125,10 @@ class TierResult:
         return rate(self.counts.id_right, self.counts.matched_complete)
 
     @property
+    def misnamed(self) -> float | None:
+        return rate(self.counts.misnamed, self.counts.matched_complete)
+
+    @property
     def cell_error(self) -> float | None:
         return rate(self.counts.cells_wrong, self.counts.cells)
 
@@ -155,6 +163,7 @@ class TierResult:
             "recall": r(self.recall),
             "precision": r(self.precision),
             "id_accuracy": r(self.id_accuracy),
+            "misnamed": r(self.misnamed),
             "cell_error": r(self.cell_error),
             "cell_uncertain": r(self.cell_uncertain),
             "exact": r(self.exact),
@@ -255,6 +264,7 @@ def score_scene(scene: Scene, reading: SceneReading) -> CardCounts:
             continue
         c.matched_complete += 1
         if rd.id != t.id:
+            c.misnamed += int(rd.id is not None)
             continue
         c.id_right += 1
         n, wrong, unc = _cell_errors(t, rd)
@@ -365,13 +375,13 @@ def format_results(results: Sequence[TierResult]) -> str:
         c = r.counts
         acc_rows.append([
             r.tier, r.profile, c.images, c.truth_complete, fmt_rate(r.recall), fmt_rate(r.precision),
-            fmt_rate(r.id_accuracy), fmt_rate(r.cell_error, 2), fmt_rate(r.cell_uncertain, 2),
+            fmt_rate(r.id_accuracy), fmt_rate(r.misnamed), fmt_rate(r.cell_error, 2), fmt_rate(r.cell_uncertain, 2),
             fmt_rate(r.exact), fmt_rate(r.partial_flagged), fmt_rate(r.expedition), c.failures,
         ])
     acc = format_table(
-        ["tier", "profile", "images", "cards", "recall", "precision", "id acc", "cell err", "uncertain",
-         "exact", "cut flagged", "expedition", "failures"],
-        acc_rows, align="ll" + "r" * 11,
+        ["tier", "profile", "images", "cards", "recall", "precision", "id acc", "misnamed", "cell err",
+         "uncertain", "exact", "cut flagged", "expedition", "failures"],
+        acc_rows, align="ll" + "r" * 12,
     )
     stages: list[str] = []
     for r in results:

@@ -244,7 +244,7 @@ class _Variants:
     n_cells: NDArray[np.float64]
 
 
-@cache
+@lru_cache(maxsize=64)
 def _variants(cards: tuple[CatalogCard, ...]) -> dict[tuple[int, int], _Variants]:
     """The catalog's distinct card turns by grid shape (candidates of another shape than the grid
     seen can never match, so they are never scored)."""

@@ -454,6 +454,41 @@ def _inked(p: CardReading | _Prepared | None, catalog: Catalog,
     return dataclasses.replace(p, reference=ref, ink=ink)
 
 
+def _one_card_each(readings: list[CardReading | _Prepared], catalog: Catalog,
+                   cfg: CardsConfig) -> list[CardReading | _Prepared]:
+    """The readings with no card named twice: every map card of the game is printed once.
+
+    When several faces are named the same card, the one the catalog recognises best (score and
+    margin, as :func:`_settle` weighs lattices) keeps the name; each other one is matched again
+    against the catalog without the names already given, and is unknown when nothing is accepted
+    there (its marks are still read, in the printed frame).
+    """
+    out = list(readings)
+    for _ in range(len(out)):
+        named: dict[str, list[int]] = {}
+        for n, p in enumerate(out):
+            if isinstance(p, _Prepared) and p.ident.card is not None:
+                named.setdefault(p.ident.card.id, []).append(n)
+        twice = {cid: ns for cid, ns in named.items() if len(ns) > 1}
+        if not twice:
+            break
+        for cid, ns in twice.items():
+            rank = sorted(ns, key=lambda n: -(out[n].ident.score + out[n].ident.margin))  # type: ignore[union-attr]
+            for n in rank[1:]:
+                p = out[n]
+                assert isinstance(p, _Prepared)
+                taken = set(named)
+                rest = dataclasses.replace(catalog, cards=tuple(c for c in catalog.cards if c.id not in taken))
+                i = identify_mod.identify(p.obs, rest, cfg.identify)
+                if i.card is None:
+                    i = identify_mod.Identity(None, 0, 0.0, i.score, i.margin, i.best)
+                    printed = np.where(p.grid.presence >= 0.5, "#", ".")
+                else:
+                    printed = i.card.grid(i.rotation)
+                out[n] = dataclasses.replace(p, ident=i, printed=printed, reference=None, ink=None)
+    return out
+
+
 def _unknown(face: rectify_mod.Face, grid: grid_mod.Grid, colour: str | None) -> CardReading:
     """An unknown complete card's reading: every position of its lattice uncertain, no mark
     claimed."""
@@ -835,6 +870,6 @@ def read(image: NDArray[np.uint8], catalog: Catalog | None = None,
 
     # a card read on a lattice below the coverage floor is doubtful whatever its confidence
     maps = [p for q, p, weak in found if not ((weak or _doubtful(p, cfg.grid.map_doubt)) and expedition(q))]
-    kept = [p for p in (_inked(p, cat, cfg) for p in maps) if p is not None]
+    kept = [p for p in (_inked(p, cat, cfg) for p in _one_card_each(maps, cat, cfg)) if p is not None]
     templates = _templates([p for p in kept if isinstance(p, _Prepared)], cfg)
     return [_finish(p, templates, cfg) if isinstance(p, _Prepared) else p for p in kept]
