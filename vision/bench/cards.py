@@ -375,8 +375,9 @@ def format_results(results: Sequence[TierResult]) -> str:
         c = r.counts
         acc_rows.append([
             r.tier, r.profile, c.images, c.truth_complete, fmt_rate(r.recall), fmt_rate(r.precision),
-            fmt_rate(r.id_accuracy), fmt_rate(r.misnamed), fmt_rate(r.cell_error, 2), fmt_rate(r.cell_uncertain, 2),
-            fmt_rate(r.exact), fmt_rate(r.partial_flagged), fmt_rate(r.expedition), c.failures,
+            fmt_rate(r.id_accuracy), fmt_rate(r.misnamed), fmt_rate(r.cell_error, 2),
+            fmt_rate(r.cell_uncertain, 2), fmt_rate(r.exact), fmt_rate(r.partial_flagged),
+            fmt_rate(r.expedition), c.failures,
         ])
     acc = format_table(
         ["tier", "profile", "images", "cards", "recall", "precision", "id acc", "misnamed", "cell err",

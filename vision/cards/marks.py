@@ -75,6 +75,7 @@ class MarksConfig:
     print_cells: float
     print_grow_px: int
     min_pool: int
+    turn_print_lead: float
     pooled_hi: float
     spill_arc: float
     typical_quantile: float
@@ -1006,6 +1007,56 @@ def print_templates(cards: Sequence[tuple[CellInk, NDArray[np.str_]]],
         # mark most cells of a class; one misread cell proves nothing)
         typical[sym] = (c, g, sorted(p[3] for p in pool)[1])
     return PrintTemplates(out, typical)
+
+
+def print_turn_lead(ink: CellInk, mine: NDArray[np.str_], theirs: NDArray[np.str_],
+                    templates: Mapping[str, NDArray[np.bool_]],
+                    config: MarksConfig | None = None) -> float | None:
+    """How much better the cells' ink fits the prints of grid ``mine`` than those of another turn
+    ``theirs`` of it, where the two print different symbols; ``None`` when they print alike, or a
+    symbol there has no pooled print.
+
+    Pen of another colour over a symbol hides its hue, which the card's symbol evidence reads, but
+    not its print's shape: the share of a symbol's pooled print (``templates``, best over shifts of
+    ``print_shift_px``) inked in a cell is high where it is printed and lower where another symbol
+    or none is. For each cell where the turns differ, a symbol's likeness is that share, a plain
+    cell's one less the share of the other turn's symbol; the lead is the mean of ``mine``'s
+    likeness less ``theirs``'s (-1 to 1). A cell inked all over fits every print alike.
+
+    Parameters
+    ----------
+    ink : CellInk
+        The face's ink (``masks`` ``(rows, cols, S, S)`` bool, whatever symbol each cell prints).
+    mine, theirs : (rows, cols) str arrays
+        Two turns of a card's grid (``.`` for water), ``mine`` the one read.
+    templates : mapping
+        Symbol -> ``(S, S)`` bool pooled print (:func:`print_templates`).
+    config : MarksConfig, optional
+
+    Returns
+    -------
+    float or None
+    """
+    cfg = config or default_config()
+    if mine.shape != theirs.shape:
+        return None
+    differ = (mine != theirs) & (mine != ".") & (theirs != ".")
+    if not differ.any():
+        return None
+    leads = []
+    for rc in zip(*np.nonzero(differ), strict=True):
+        a, b = str(mine[rc]), str(theirs[rc])
+        share: dict[str, float] = {}
+        for sym in {a, b} - {"#"}:
+            template = templates.get(sym)
+            if template is None or not template.any():
+                return None
+            hits = _flat_shifts(template, cfg.print_shift_px) @ ink.masks[rc].ravel().astype(np.float32)
+            share[sym] = float(hits.max() / np.count_nonzero(template))
+        like_a = share[a] if a != "#" else 1.0 - share[b]
+        like_b = share[b] if b != "#" else 1.0 - share[a]
+        leads.append(like_a - like_b)
+    return float(np.mean(leads))
 
 
 def _shifted(masks: NDArray[np.bool_], reach: int) -> NDArray[np.bool_]:

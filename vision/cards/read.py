@@ -7,8 +7,12 @@ round when the quad's sides do not tell the card's long ones (``rectify.side_dou
 square cells keeping one axis of a lattice found (``_squared``); and, for a face on which no lattice
 passes the outline coverage floor, the lattices found without that floor (``_named_anyway``). Open
 outlines are then proposed (:func:`vision.cards.detect.propose`), doubtful faces showing the
-expedition card's pattern are dropped, and the marks of the cards kept are read with each symbol's
-print pooled over the cards of the photo that the catalog names.
+expedition card's pattern are dropped, no card is named twice (each map card is printed once: the
+better match keeps a name given twice, the other is matched again without it), and the marks of the
+cards kept are read with each symbol's print pooled over the cards of the photo that the catalog
+names. Another quarter turn of a card's grid that its symbols' hues could not rule out leaves the
+cells the two turns read differently uncertain, unless the pooled prints' shapes tell the turns
+apart there (:func:`vision.cards.marks.print_turn_lead`).
 """
 
 from __future__ import annotations
@@ -472,13 +476,13 @@ def _one_card_each(readings: list[CardReading | _Prepared], catalog: Catalog,
         twice = {cid: ns for cid, ns in named.items() if len(ns) > 1}
         if not twice:
             break
-        for cid, ns in twice.items():
+        for ns in twice.values():
             rank = sorted(ns, key=lambda n: -(out[n].ident.score + out[n].ident.margin))  # type: ignore[union-attr]
             for n in rank[1:]:
                 p = out[n]
                 assert isinstance(p, _Prepared)
-                taken = set(named)
-                rest = dataclasses.replace(catalog, cards=tuple(c for c in catalog.cards if c.id not in taken))
+                left = tuple(c for c in catalog.cards if c.id not in named)
+                rest = dataclasses.replace(catalog, cards=left)
                 i = identify_mod.identify(p.obs, rest, cfg.identify)
                 if i.card is None:
                     i = identify_mod.Identity(None, 0, 0.0, i.score, i.margin, i.best)
@@ -631,8 +635,13 @@ def _finish(p: _Prepared, templates: dict[str, NDArray[np.bool_]], cfg: CardsCon
         unsure = set(to_catalog_frame(uncertain, ident.card.shape, ident.rotation))
         for k in ident.rival_turns:
             # a rival turn of the same grid: cells it reads differently are uncertain (a
-            # symmetric grid reads alike under its turns)
+            # symmetric grid reads alike under its turns), unless the symbols' pooled prints
+            # tell the read turn's cells clearly
             mine, theirs = ident.card.grid(ident.rotation), ident.card.grid(k)
+            lead = None if p.ink is None else marks_mod.print_turn_lead(p.ink, mine, theirs, templates,
+                                                                        cfg.marks)
+            if lead is not None and lead >= cfg.marks.turn_print_lead:
+                continue
             if theirs.shape == mine.shape and not np.array_equal(theirs, mine):
                 unsure |= marked_set ^ set(to_catalog_frame(marked, ident.card.shape, k))
         marked = sorted(marked_set - unsure)
