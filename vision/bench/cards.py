@@ -13,8 +13,8 @@ precision
 id accuracy
     matched complete cards read with the right id / matched complete cards.
 misnamed
-    matched complete cards named with a wrong id / matched complete cards (an unknown card can be
-    named by a tap; a wrong name silently scores another card).
+    matched complete cards named with a wrong id / matched complete cards (a player names an
+    unknown card on the game page; a wrong name silently scores another card).
 cell error
     wrong definite verdicts (marked vs. unmarked) / cells, over matched complete cards with the
     right id; an ``uncertain`` cell is not an error but is counted in ``uncertain``.
