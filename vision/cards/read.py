@@ -439,11 +439,14 @@ def _prepare_quad(image: NDArray[np.uint8], quad: detect_mod.CardQuad, catalog: 
         # a card with faint lattice lines but neither a clear grid nor a known layout: report it
         # as unknown, every position uncertain, no mark claimed
         return _unknown(face, grid, obs.colour)
-    if ident.card is not None:
-        printed = ident.card.grid(ident.rotation)
-    else:
-        printed = np.where(grid.presence >= 0.5, "#", ".")
+    printed = ident.card.grid(ident.rotation) if ident.card is not None else _unnamed_printed(grid)
     return _Prepared(face, grid, obs, ident, printed, None, None)
+
+
+def _unnamed_printed(grid: grid_mod.Grid) -> NDArray[np.str_]:
+    """The printed frame of a card the catalog does not name: a plain cell (``#``) where the grid
+    shows one, water (``.``) elsewhere."""
+    return np.where(grid.presence >= 0.5, "#", ".")
 
 
 def _inked(p: CardReading | _Prepared | None, catalog: Catalog,
@@ -486,7 +489,7 @@ def _one_card_each(readings: list[CardReading | _Prepared], catalog: Catalog,
                 i = identify_mod.identify(p.obs, rest, cfg.identify)
                 if i.card is None:
                     i = identify_mod.Identity(None, 0, 0.0, i.score, i.margin, i.best)
-                    printed = np.where(p.grid.presence >= 0.5, "#", ".")
+                    printed = _unnamed_printed(p.grid)
                 else:
                     printed = i.card.grid(i.rotation)
                 out[n] = dataclasses.replace(p, ident=i, printed=printed, reference=None, ink=None)
