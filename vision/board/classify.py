@@ -16,7 +16,10 @@ shadows), then:
 4. each spot takes the nearest kind, jointly: no kind more often than the game has tokens of it,
    and white against pearl by the light tokens' tints relative to each other (a token with a
    clipped channel by its other two, and by its clipped channels as lower bounds of its tint); a
-   spot too far from every kind is unknown.
+   spot too far from every kind is unknown;
+5. under a glare (white light added, which the board patches between the spots show) the spots
+   are read again with that light taken away, and a spot the second reading names more surely
+   takes that kind.
 """
 
 from __future__ import annotations
@@ -633,20 +636,10 @@ def glared_empty(samples: SpotSamples, eps: NDArray[np.float64], print_log: NDAr
     return fits & (kcost >= cfg.glare_empty_margin * cost), cost / bright
 
 
-def classify(samples: SpotSamples, model: TokenModel, cfg: BoardConfig) -> Classification:
-    """Classify the spots of one board.
-
-    Parameters
-    ----------
-    samples : SpotSamples
-    model : TokenModel
-        Default colours or an enrolled model (``calibrated``: learned under this light).
-    cfg : BoardConfig
-
-    Returns
-    -------
-    Classification
-    """
+def _classify_once(samples: SpotSamples, model: TokenModel,
+                   cfg: BoardConfig) -> tuple[Classification, NDArray[np.bool_]]:
+    """One reading of the spots (:func:`classify` without the glare pass), and the spots (25,)
+    found covered (by a hand, or anything that hides a spot's edge or splits its hue)."""
     # the noise floor and the clipping level of each channel follow the colour correction the
     # image was prepared with (an enrolled model knows it)
     eps = model.channel_eps(cfg.eps)
@@ -750,6 +743,7 @@ def classify(samples: SpotSamples, model: TokenModel, cfg: BoardConfig) -> Class
     part |= hand_cover(samples, eps, shift + white, model, cfg).reshape(25) >= cfg.hand_cover_min
     letters[part] = "?"
     conf[part] = 0.0
+    hidden = covered | part
     tokens &= ~part
     if tokens.sum() >= 1:
         bright = samples.inner.reshape(25, 3)[tokens].mean(-1)
@@ -846,5 +840,119 @@ def classify(samples: SpotSamples, model: TokenModel, cfg: BoardConfig) -> Class
         c[back] = 1.0 - np.clip(de[back] / (2 * cfg.empty_distance), 0, 1) * 0.5
         c[glared] = 1.0 - np.clip(residual[tokens][glared] / cfg.glare_empty_residual, 0, 1) * 0.5
         conf[tokens] = c
+        hidden[np.flatnonzero(tokens)[hand]] = True
     cells = tuple("".join(letters[r * 5:(r + 1) * 5]) for r in range(5))
-    return Classification(cells=cells, confidence=conf.reshape(5, 5), shift=shift)
+    return Classification(cells=cells, confidence=conf.reshape(5, 5), shift=shift), hidden
+
+
+def board_glare(samples: SpotSamples, eps: NDArray[np.float64], light: NDArray[np.float64],
+                cfg: BoardConfig) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """White light added over each spot by a glare, as the board patches round it show it.
+
+    A glare adds white light (the light's own colour) to the board and to the tokens on it
+    alike. Each board patch is explained as the board's typical colour at some light plus white
+    light (:func:`vision.board.spots.white_mix`, the light divided out); its white share counts
+    as glare only when the rest is the board at about the light of the board as a whole (at
+    least ``deglare_light_min`` of the patches' median: a patch that is mostly white is another
+    object, or a clipped one). The patches sit on a 6x6 lattice between the spots. A glare is
+    a smooth blob: where at least ``deglare_fit_points`` lattice points show white light (at
+    least ``deglare_min``), the log of the light there is fitted with a round blob (a quadratic
+    in the lattice position with equal curvature across and down, which must fall off), and each
+    spot takes the blob's light at its centre, at most ``deglare_peak_max`` times the most any
+    point shows. Without such a fit a spot takes the mean of its four patches.
+
+    Parameters
+    ----------
+    samples : SpotSamples
+    eps : (3,) float64 log offset of each channel
+    light : (3,) float64 linear colour of white under the light (any brightness)
+    cfg : BoardConfig
+
+    Returns
+    -------
+    patches : (5, 5, 4) float64, the white light on each board patch, in units of ``light``
+    spots : (5, 5) float64, the white light over each spot, in units of ``light``
+    """
+    bg = samples.background.reshape(100, 3)
+    board = np.maximum(np.exp(np.median(np.log(bg + eps), axis=0)) - eps, 0.0)
+    a, b, _ = white_mix(bg / light, np.broadcast_to(board / light, bg.shape))
+    b = np.where(a >= cfg.deglare_light_min * float(np.median(a)), b, 0.0).reshape(5, 5, 4)
+    spots = b.mean(axis=-1)
+    # the lattice point of each patch: patches 0..3 lie up-left, up-right, down-right, down-left
+    rows = np.arange(5)[:, None, None] + np.array([0, 0, 1, 1])[None, None, :]
+    cols = np.arange(5)[None, :, None] + np.array([0, 1, 1, 0])[None, None, :]
+    total, count = np.zeros((6, 6)), np.zeros((6, 6))
+    np.add.at(total, (np.broadcast_to(rows, b.shape), np.broadcast_to(cols, b.shape)), b)
+    np.add.at(count, (np.broadcast_to(rows, b.shape), np.broadcast_to(cols, b.shape)), 1.0)
+    lat = total / np.maximum(count, 1.0)
+    lit = lat >= cfg.deglare_min
+    if int(lit.sum()) >= cfg.deglare_fit_points:
+        ii, jj = np.nonzero(lit)
+        design = np.stack([np.ones(len(ii)), ii, jj, ii ** 2 + jj ** 2], axis=1).astype(np.float64)
+        w = lat[lit]
+        coef = np.linalg.lstsq(design * w[:, None], np.log(w) * w, rcond=None)[0]
+        if coef[3] < 0:
+            ci, cj = np.mgrid[0:5, 0:5] + 0.5
+            blob = np.exp(coef[0] + coef[1] * ci + coef[2] * cj + coef[3] * (ci ** 2 + cj ** 2))
+            spots = np.minimum(blob, cfg.deglare_peak_max * float(lat.max()))
+    return b, spots
+
+
+def _less_light(samples: SpotSamples, patches: NDArray[np.float64], spots: NDArray[np.float64],
+                light: NDArray[np.float64]) -> SpotSamples:
+    """``samples`` with the white light of a glare (:func:`board_glare`) taken away; colours
+    stay above a small floor."""
+    from dataclasses import replace
+
+    floor = 1.0 / 255.0
+
+    def less(v: NDArray[np.float64] | None, g: NDArray[np.float64]) -> NDArray[np.float64] | None:
+        return None if v is None else np.maximum(v - g[..., None] * light, floor)
+
+    parts = spots[..., None]
+    return replace(samples, inner=less(samples.inner, spots), sectors=less(samples.sectors, parts),
+                   rim=less(samples.rim, parts), shade=less(samples.shade, spots),
+                   background=less(samples.background, patches))
+
+
+def classify(samples: SpotSamples, model: TokenModel, cfg: BoardConfig) -> Classification:
+    """Classify the spots of one board.
+
+    A glare may lift a dark token to a light one's brightness, or pale a coloured one past
+    every kind. Where the board patches show white light added (:func:`board_glare`, at least
+    ``deglare_min`` of a white token's brightness) the spots are read again with that light
+    taken away; a spot read as a token kind in that second reading takes it when the first
+    reading was not empty, found the spot not covered, and was less confident, and when the
+    second reading's confidence is at least ``deglare_confidence_min`` (no guess replaces an
+    unknown).
+
+    Parameters
+    ----------
+    samples : SpotSamples
+    model : TokenModel
+        Default colours or an enrolled model (``calibrated``: learned under this light).
+    cfg : BoardConfig
+
+    Returns
+    -------
+    Classification
+    """
+    first, hidden = _classify_once(samples, model, cfg)
+    if not cfg.deglare_min > 0 or "W" not in model.kinds:
+        return first
+    eps = model.channel_eps(cfg.eps)
+    white = np.asarray(model.means, np.float64)[list(model.kinds).index("W")]
+    light = np.exp(first.shift + white)
+    patches, spots = board_glare(samples, eps, light, cfg)
+    if float(spots.max()) < cfg.deglare_min:
+        return first
+    second, _ = _classify_once(_less_light(samples, patches, spots, light), model, cfg)
+    a, b = np.array([list(r) for r in first.cells]), np.array([list(r) for r in second.cells])
+    take = ((a != b) & (a != ".") & ~np.isin(b, [".", "?"]) & ~hidden.reshape(5, 5)
+            & (spots >= cfg.deglare_min) & (second.confidence > first.confidence)
+            & (second.confidence >= cfg.deglare_confidence_min))
+    if not take.any():
+        return first
+    cells = tuple("".join(r) for r in np.where(take, b, a))
+    return Classification(cells=cells, confidence=np.where(take, second.confidence, first.confidence),
+                          shift=first.shift)

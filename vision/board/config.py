@@ -151,6 +151,11 @@ class BoardConfig:
     glare_empty_margin: float = 3.0
     glare_empty_separation: float = 0.3
     glare_hand_edge: float = 0.3
+    deglare_min: float = 0.02
+    deglare_light_min: float = 0.6
+    deglare_fit_points: int = 5
+    deglare_peak_max: float = 1.5
+    deglare_confidence_min: float = 0.05
 
 
 @dataclass(frozen=True)

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 import cv2
 import numpy as np
 import pytest
 
 from vision.board import default_config, default_model
-from vision.board.classify import classify, split_light_tokens
+from vision.board.classify import board_glare, classify, split_light_tokens
 from vision.board.learn import TokenModel
 from vision.board.spots import Grid, SpotSamples, fit_grid, sample_spots, spot_features
 from vision.synth.board import render_board_face
@@ -437,16 +438,19 @@ def test_a_token_paled_by_glare_fits_its_kind_once_paled_as_much_as_it_is_lifted
     assert _distances(pale, means, np.zeros(3), cfg)[0, iu] > limit
 
 
-def _glared(style: str, spot: tuple[int, int], amount: float) -> tuple[np.ndarray, Grid]:
+def _glared(style: str, spot: tuple[float, float], amount: float,
+            width: float = 0.45) -> tuple[np.ndarray, Grid]:
     """LAYOUT in ``style`` at 0.8 of full light, with a round glare (white light ``amount`` of full
-    scale at its peak, half a pitch wide) centred on ``spot``."""
+    scale at its peak, ``width`` pitches wide) centred on ``spot`` (row, column; fractions lie
+    between spots)."""
     cfg = default_config()
     face = render_board_face(LAYOUT, style, np.random.default_rng(11))
     rect = cv2.resize(face.image, (cfg.rect_size, cfg.rect_size), interpolation=cv2.INTER_AREA)
     plain = fit_grid(rect, cfg)
-    cx, cy = plain.centres[spot]
+    cy = plain.centres[0, 0, 1] + spot[0] * (plain.centres[1, 0, 1] - plain.centres[0, 0, 1])
+    cx = plain.centres[0, 0, 0] + spot[1] * (plain.centres[0, 1, 0] - plain.centres[0, 0, 0])
     yy, xx = np.mgrid[0:cfg.rect_size, 0:cfg.rect_size]
-    blob = np.exp(-((xx - cx) ** 2 + (yy - cy) ** 2) / (2 * (0.45 * plain.pitch) ** 2))
+    blob = np.exp(-((xx - cx) ** 2 + (yy - cy) ** 2) / (2 * (width * plain.pitch) ** 2))
     lit = np.clip(rect.astype(np.float32) * 0.8 + 255.0 * amount * blob[..., None], 0, 255).astype(np.uint8)
     return lit, fit_grid(lit, cfg)
 
@@ -633,3 +637,61 @@ def test_a_light_token_with_two_clipped_channels_is_judged_by_their_bounds(commo
     assert split(0.12) == ([iw, iw, ip], [False, False, False], [True, True, True])
     # bounds a white meets tell nothing: the spot's label is a tie (unknown), not a guess
     assert split(-0.1)[1] == [False, False, True]
+
+
+@pytest.mark.parametrize(("amount", "width"), [(0.3, 0.8), (0.45, 0.8)])
+def test_a_black_token_under_a_broad_glare_is_read_black(amount: float, width: float) -> None:
+    cfg = default_config()
+    rect, grid = _glared("parchment", (2, 2), amount, width)
+    samples = sample_spots(rect, grid, cfg)
+    # the glare lifts the black token past every kind; the white light the board patches round
+    # it show, taken away, leaves a black token
+    assert classify(samples, default_model(), cfg).cells == LAYOUT
+    assert classify(samples, default_model(), replace(cfg, deglare_min=0.0)).cells[2][2] != "K"
+
+
+@pytest.mark.parametrize(("amount", "width"), [(0.3, 0.6), (0.45, 0.6)])
+def test_a_black_token_under_a_narrower_glare_is_black_or_unknown(amount: float, width: float) -> None:
+    cfg = default_config()
+    rect, grid = _glared("parchment", (2, 2), amount, width)
+    # the glare's blob shows on fewer patches: the light taken away is less sure, and a second
+    # reading that is no more than a guess leaves the spot unknown
+    cells = classify(sample_spots(rect, grid, cfg), default_model(), cfg).cells
+    assert cells[2][2] in "K?"
+    assert cells[:2] + cells[3:] == LAYOUT[:2] + LAYOUT[3:]
+    assert cells[2][:2] + cells[2][3:] == LAYOUT[2][:2] + LAYOUT[2][3:]
+
+
+@pytest.mark.parametrize("style", ["night", "wood"])
+def test_a_small_glare_beside_a_white_token_leaves_it_white(style: str) -> None:
+    cfg = default_config()
+    # a sharp highlight on the board between four spots: the white token next to it shows none
+    rect, grid = _glared(style, (0.5, 0.5), 0.6, 0.3)
+    assert classify(sample_spots(rect, grid, cfg), default_model(), cfg).cells == LAYOUT
+
+
+def test_board_glare_is_a_round_blob_fitted_to_the_patches() -> None:
+    cfg = default_config()
+    model = default_model()
+    eps = model.channel_eps(cfg.eps)
+    board = np.array([0.30, 0.20, 0.12])
+    light = np.ones(3)
+    # the patches sit on the 6x6 lattice between the spots: up-left, up-right, down-right, down-left
+    rows = np.arange(5)[:, None, None] + np.array([0, 0, 1, 1])
+    cols = np.arange(5)[None, :, None] + np.array([0, 1, 1, 0])
+    peak, centre, sigma = 0.4, (2.5, 3.0), 0.6  # on spot (2, 2.5), in spot pitches
+
+    def blob(r: np.ndarray, c: np.ndarray) -> np.ndarray:
+        return peak * np.exp(-((r - centre[0]) ** 2 + (c - centre[1]) ** 2) / (2 * sigma ** 2))
+
+    white = blob(rows.astype(float), cols.astype(float))  # (5, 5, 4)
+    samples = SpotSamples(inner=np.full((5, 5, 3), 0.5), sectors=np.full((5, 5, 8, 3), 0.5),
+                          texture=np.zeros((5, 5)), background=board + white[..., None] * light)
+    patches, spots = board_glare(samples, eps, light, cfg)
+    np.testing.assert_allclose(patches, white, atol=0.01)
+    ci, cj = np.mgrid[0:5, 0:5] + 0.5
+    np.testing.assert_allclose(spots, blob(ci, cj), atol=0.02)
+    # no glare: none found
+    plain = SpotSamples(inner=samples.inner, sectors=samples.sectors, texture=samples.texture,
+                        background=np.broadcast_to(board, (5, 5, 4, 3)).copy())
+    assert board_glare(plain, eps, light, cfg)[1].max() < 1e-6
