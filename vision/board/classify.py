@@ -24,7 +24,7 @@ shadows), then:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 from numpy.typing import NDArray
@@ -879,12 +879,12 @@ def board_glare(samples: SpotSamples, eps: NDArray[np.float64], light: NDArray[n
     b = np.where(a >= cfg.deglare_light_min * float(np.median(a)), b, 0.0).reshape(5, 5, 4)
     spots = b.mean(axis=-1)
     # the lattice point of each patch: patches 0..3 lie up-left, up-right, down-right, down-left
-    rows = np.arange(5)[:, None, None] + np.array([0, 0, 1, 1])[None, None, :]
-    cols = np.arange(5)[None, :, None] + np.array([0, 1, 1, 0])[None, None, :]
+    at = (np.broadcast_to(np.arange(5)[:, None, None] + np.array([0, 0, 1, 1]), b.shape),
+          np.broadcast_to(np.arange(5)[None, :, None] + np.array([0, 1, 1, 0]), b.shape))
     total, count = np.zeros((6, 6)), np.zeros((6, 6))
-    np.add.at(total, (np.broadcast_to(rows, b.shape), np.broadcast_to(cols, b.shape)), b)
-    np.add.at(count, (np.broadcast_to(rows, b.shape), np.broadcast_to(cols, b.shape)), 1.0)
-    lat = total / np.maximum(count, 1.0)
+    np.add.at(total, at, b)
+    np.add.at(count, at, 1.0)
+    lat = total / count
     lit = lat >= cfg.deglare_min
     if int(lit.sum()) >= cfg.deglare_fit_points:
         ii, jj = np.nonzero(lit)
@@ -902,8 +902,6 @@ def _less_light(samples: SpotSamples, patches: NDArray[np.float64], spots: NDArr
                 light: NDArray[np.float64]) -> SpotSamples:
     """``samples`` with the white light of a glare (:func:`board_glare`) taken away; colours
     stay above a small floor."""
-    from dataclasses import replace
-
     floor = 1.0 / 255.0
 
     def less(v: NDArray[np.float64] | None, g: NDArray[np.float64]) -> NDArray[np.float64] | None:
