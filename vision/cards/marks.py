@@ -54,6 +54,7 @@ class MarksConfig:
     paper_share: float
     fill_patch: float
     min_shade: float
+    shade_tint: float
     fill_percentile: float
     corner_frac: float
     sector_on: float
@@ -587,7 +588,9 @@ def _ink_map(lab: NDArray[np.float32], paper: NDArray[np.float32], cells: list[_
 
     Shade (uneven light, a shadow) darkens a whole cell: the fill's lightness follows the
     lightest part of the cell's inside (the ``fill_percentile`` percentile of its lightness), within
-    ``min_shade``. The fill's colour (a, b) is the median over the cells (those within
+    ``min_shade``, but does not tint it: a cell whose lightest part is tinted (``shade_tint``, not
+    towards its symbol's hue) is covered by pen all over and keeps the paper's lightness. The
+    fill's colour (a, b) is the median over the cells (those within
     ``min_shade`` of the paper) of each cell's own fill colour, the mean of its inside's pixels at
     least that light: a colour cast tints the cells unequally and a glare may hold the card's
     lightest pixels, so ``paper`` may be a glare's colour. A cell at least as light as ``paper``
@@ -616,10 +619,21 @@ def _ink_map(lab: NDArray[np.float32], paper: NDArray[np.float32], cells: list[_
     # the colour out, where pen only ever darkens a cell's fill and tints it
     light = fill[:, 0] >= cfg.min_shade * paper[0]
     common = partition_median(fill[light, 1:], axis=0) if light.any() else paper[1:]
+    # shade darkens a cell without tinting it: a cell whose lightest part is darker than the paper
+    # and of another colour than the common fill (shade_tint of the ink distance) is covered by
+    # pen all over, and is compared with the paper's lightness. A tint of a symbol's own hue is
+    # its print's (blur spreads it over the cell's lightest part)
+    tint = fill[:, 1:] - common
+    tinted = np.hypot(*tint.T) >= cfg.shade_tint * ink_dist
+    tint_hue = np.degrees(np.arctan2(tint[:, 1], tint[:, 0])) % 360.0
+    for n, cell in enumerate(used):
+        if tinted[n] and any(lo <= tint_hue[n] < hi for lo, hi in cfg.symbol_hues.get(cell.sym, ())):
+            tinted[n] = False
     for n, cell in enumerate(used):
         local = paper.copy()
         local[1:] = fill[n, 1:] if fill[n, 0] >= paper[0] else common
-        local[0] = min(paper[0], max(float(fill[n, 0]), cfg.min_shade * paper[0]))
+        if not tinted[n]:
+            local[0] = min(paper[0], max(float(fill[n, 0]), cfg.min_shade * paper[0]))
         ref[cell.box] = local
         covered[cell.box] = True
     own = {cell.rc: fill[n].astype(np.float32) for n, cell in enumerate(used)}
