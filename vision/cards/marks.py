@@ -216,7 +216,21 @@ def cell_ink(face: NDArray[np.uint8], grid: Grid, printed: NDArray[np.str_],
     # the verdicts read the ink without the outline's; the masks the pooled print is learnt from
     # keep it (the print is compared with each cell's mask less straight runs along its sides)
     ink_map = _outline_cleared(raw_map, geo, cfg)
-    strokes, alien_of = _foreign_ink(ink_map, grid, geo, (window[0].start, window[1].start), cfg)
+    hue_all = np.degrees(np.arctan2(lab[:, :, 2], lab[:, :, 1])) % 360.0
+    chroma_all = np.hypot(lab[:, :, 1], lab[:, :, 2])
+    origin = (window[0].start, window[1].start)
+    strokes, alien_of = _foreign_ink(ink_map, grid, geo, origin, cfg)
+    # a symbol cell's foreign ink is traced without the symbols' print: a neighbour's stroke
+    # reaching a symbol touches its print, and would join it into one stroke held by the symbol's
+    # cell (a plain cell's tracing keeps the print: ink joined over a symbol and several cells is
+    # nobody's stroke, as rings drawn on neighbouring cells' shared outlines are)
+    printed_px = np.zeros(ink_map.shape, bool)
+    for cell in geo:
+        for lo, hi in cfg.symbol_hues.get(cell.sym, ()):
+            printed_px[cell.box] |= (hue_all[cell.box] >= lo) & (hue_all[cell.box] < hi) \
+                & (chroma_all[cell.box] > chroma_on)
+    sym_strokes, sym_alien_of = (_foreign_ink(ink_map & ~printed_px, grid, geo, origin, cfg)
+                                 if printed_px.any() else (strokes, alien_of))
     cells: dict[tuple[int, int], tuple[NDArray[np.bool_], NDArray[np.bool_], NDArray[np.bool_],
                                        NDArray[np.float32], NDArray[np.bool_]]] = {}
     shades: dict[str, list[NDArray[np.float32]]] = {}
@@ -228,22 +242,23 @@ def cell_ink(face: NDArray[np.uint8], grid: Grid, printed: NDArray[np.str_],
             continue
         part = lab[sl]
         light = part[:, :, 0]
-        # a neighbour's stroke overshooting into a plain cell: not this cell's ring ink
-        alien = alien_of[r * cols + c][strokes[sl]] if sym == "#" else np.zeros(patch.shape, bool)
+        # a neighbour's stroke overshooting into the cell: not this cell's ink
+        alien = (alien_of[r * cols + c][strokes[sl]] if sym == "#"
+                 else sym_alien_of[r * cols + c][sym_strokes[sl]])
         own = np.zeros(patch.shape, bool)
         hues = cfg.symbol_hues.get(sym, ())
         if hues:
-            hue = np.degrees(np.arctan2(part[:, :, 2], part[:, :, 1])) % 360.0
+            hue = hue_all[sl]
             for lo, hi in hues:
                 own |= (hue >= lo) & (hue < hi)
-            chroma = np.hypot(part[:, :, 1], part[:, :, 2])
+            chroma = chroma_all[sl]
             own &= patch
             vivid = own & (chroma > cfg.symbol_chroma)
             own &= chroma > chroma_on
             if own.any():
                 shades.setdefault(sym, []).append(light[own])
                 vivid_shades.setdefault(sym, []).append(light[vivid])
-        cells[(r, c)] = (patch, own, alien, light, raw_map[sl])
+        cells[(r, c)] = (patch, own, alien, light, raw_map[sl] & ~alien)
         strong = contrast[sl][patch & ~alien]
         out[10][r, c] = float(linear_percentile(strong, cfg.strength_percentile)) if strong.size else 0.0
     # the print's own lightness on this card: pen over a symbol keeps much of its hue but is
