@@ -16,7 +16,8 @@ segments at once (pen only adds ink to a few of them) and left out of each plain
 thick blurred outline does not read as a ring drawn on it (:func:`_outline_cleared`).
 
 Pen strokes are traced across the cell outlines: a stroke overshooting from a neighbour is that
-neighbour's, not ink of the plain cell it reaches into. A ring drawn on a cell's outline shows
+neighbour's, not ink of the cell it reaches into (into a symbol cell, traced past the print it
+touches). A ring drawn on a cell's outline shows
 in all four inside corners. Two thresholds per decision: below ``lo`` unmarked, above ``hi``
 marked, and in between "uncertain" rather than a guess. A cell left in between whose own ink
 beyond its print has its centre of mass far off the cell's centre holds a neighbour's stroke
@@ -770,8 +771,8 @@ def _foreign_ink(ink_map: NDArray[np.bool_], grid: Grid, cells: list[_Cell], ori
     """Ink that belongs to another cell's pen stroke: ``(labels, alien)``, the stroke of each
     pixel ``(H, W)`` int32 of the window (0 none; ``origin`` is the window's top-left face pixel
     ``(y, x)``) and whether stroke ``j`` is foreign to the cell of flat index ``k``,
-    ``alien[k, j]`` (only plain cells use it: a symbol's print may touch a neighbour's stroke and
-    join it).
+    ``alien[k, j]``. A symbol's print may touch a neighbour's stroke and join it: the symbol
+    cells' foreign ink is traced on ``ink_map`` without the print (see :func:`cell_ink`).
 
     A stroke overshooting its cell crosses the outline into a neighbour. The cells' ink is
     joined across the outlines (bridged over the ``inner_frac`` band where the outline lies) into
