@@ -79,6 +79,16 @@ class DetectConfig:
     propose_overlap: float
     propose_max: int
     propose_segments: int
+    region_side_px: int
+    region_background: float
+    region_window: float
+    region_dist: float
+    region_noise: float
+    region_open_px: int
+    region_close_px: int
+    region_fill: float
+    region_min_card: float
+    region_max: int
 
 
 @cache
@@ -957,4 +967,90 @@ def propose(image: NDArray[np.uint8], found: tuple[CardQuad, ...],
                 out.append(card)
             else:
                 rejected.append(quad)
+    return tuple(out)
+
+
+def regions(image: NDArray[np.uint8], found: tuple[CardQuad, ...],
+            config: DetectConfig | None = None) -> tuple[CardQuad, ...]:
+    """Card-sized regions that stand out from the table where no card was found: a card whose
+    outline gives no closed edge (a table of its colour and grain, low contrast, blur) still
+    differs from the table around it.
+
+    The photo is viewed at ``region_side_px`` on its long side. The table is its median over a
+    window of ``region_background`` of that side, and at least ``region_window`` times the side
+    of the median complete card found (cards are small against it); pixels farther
+    from it in Lab than ``region_dist`` and than
+    ``region_noise`` times the median distance (the table's own grain) stand out, outside the
+    cards found. Thin runs (seams, grain) are opened away with a
+    ``region_open_px`` disc, the parts of one card (its cells, its frame) closed together with a
+    ``region_close_px`` one and each region's holes filled. Each region whose area lies in the
+    card range (``min_area_frac`` to ``max_area_frac`` of the photo, and at least
+    ``region_min_card`` of the median complete card found) and fills at least
+    ``region_fill`` of its smallest enclosing rectangle gives that rectangle, the largest
+    ``region_max`` first. A rectangle within ``border_px`` of the photo's edge (a cut card may
+    lie there) or overlapping a card found (``propose_overlap`` of the smaller) is left out. The
+    rectangles are unverified and may hold a card's grid without all of its frame: the reader
+    keeps one only when the catalog names the card read on it.
+
+    Parameters
+    ----------
+    image : (H, W, 3) uint8 array
+        BGR photo.
+    found : tuple of CardQuad
+        The cards found so far.
+    config : DetectConfig, optional
+
+    Returns
+    -------
+    tuple of CardQuad
+        Complete (not cut) quads in photo pixels, clockwise.
+    """
+    cfg = config or default_config()
+    h, w = image.shape[:2]
+    scale = min(1.0, cfg.region_side_px / max(h, w))
+    small = image if scale >= 1.0 else cv2.resize(image, None, fx=scale, fy=scale,
+                                                  interpolation=cv2.INTER_AREA)
+    lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)
+    cards = [q.area * scale * scale for q in found if not q.partial]
+    typical = float(np.median(cards)) if cards else 0.0
+    window = max(cfg.region_background * max(small.shape[:2]), cfg.region_window * np.sqrt(typical))
+    k = max(3, round(min(window, max(small.shape[:2]))) | 1)
+    # the median over a large window, taken on a copy a quarter the size (the table varies slowly)
+    quarter = cv2.resize(lab, None, fx=0.25, fy=0.25, interpolation=cv2.INTER_AREA)
+    table = cv2.resize(cv2.medianBlur(quarter, max(3, (k // 4) | 1)), (small.shape[1], small.shape[0]),
+                       interpolation=cv2.INTER_LINEAR)
+    # the distance in Lab, and the median of every other row and column
+    diff = cv2.absdiff(lab, table).astype(np.float32)
+    dist = cv2.sqrt(cv2.transform(diff * diff, np.ones((1, 3), np.float32)))
+    level = max(cfg.region_dist, cfg.region_noise * float(np.median(dist[::2, ::2])))
+    stands = (dist > level).astype(np.uint8)
+    # the cards found are no region (a card touching one is left its own)
+    for q in found:
+        cv2.fillConvexPoly(stands, np.round(q.corners * scale).astype(np.int32), 0)
+    stands = cv2.morphologyEx(stands, cv2.MORPH_OPEN, cv2.getStructuringElement(
+        cv2.MORPH_ELLIPSE, (cfg.region_open_px, cfg.region_open_px)))
+    stands = cv2.morphologyEx(stands, cv2.MORPH_CLOSE, cv2.getStructuringElement(
+        cv2.MORPH_ELLIPSE, (cfg.region_close_px, cfg.region_close_px)))
+    outer, _ = cv2.findContours(stands, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    area_small = float(small.shape[0] * small.shape[1])
+    least = max(cfg.min_area_frac * area_small, cfg.region_min_card * typical)
+    out: list[CardQuad] = []
+    for cnt in sorted(outer, key=lambda c: -cv2.contourArea(c)):
+        if len(out) >= cfg.region_max:
+            break
+        area = float(cv2.contourArea(cnt))
+        if not least <= area <= cfg.max_area_frac * area_small:
+            continue
+        rect = cv2.minAreaRect(cnt)
+        if area < cfg.region_fill * rect[1][0] * rect[1][1]:
+            continue
+        corners = _clockwise(cv2.boxPoints(rect).astype(np.float64) / scale)
+        b = cfg.border_px
+        if (corners < b).any() or (corners[:, 0] > w - 1 - b).any() or (corners[:, 1] > h - 1 - b).any():
+            continue  # a region reaching the photo's edge may be a cut card
+        quad = CardQuad(corners, False, float(cv2.contourArea(corners.astype(np.float32))))
+        if any(_overlap(quad.corners, q.corners) > cfg.propose_overlap * min(quad.area, q.area)
+               for q in found):
+            continue
+        out.append(quad)
     return tuple(out)

@@ -868,6 +868,27 @@ def read(image: NDArray[np.uint8], catalog: Catalog | None = None,
         p = _prepare(image, quad, cat, cfg, checked.get(quad.corners.tobytes()))
         if isinstance(p, _Prepared):
             found.append((quad, p, False))
+    # cards that neither closed an outline nor showed two sides: regions standing out from the
+    # table. Such a region is a card only when the catalog names the card read on it with full
+    # confidence, on the card's outline found again around its grid where the region was not the
+    # card's (a region is no outline: a name less sure is no proof of a card), and that outline
+    # overlaps no outline read already (propose_overlap) and, with three complete cards found or more, has
+    # their size (card_area_tol of their median): two touching cards make one region. The
+    # expedition card stands out from the table too: each such card is doubtful (see below)
+    sizes = [q.area for q, _, _ in found if not q.partial]
+    # every plausible outline read already (a map card, the expedition card or something else)
+    looked = (*(q for n, q in enumerate(outlined) if ok[n]), *proposed, *(q for q, _, _ in found))
+    for quad in detect_mod.regions(image, looked, cfg.detect):
+        p = _prepare(image, quad, cat, cfg)
+        if not isinstance(p, _Prepared) or p.ident.card is None or p.ident.margin < cfg.identify.full_margin:
+            continue
+        face = detect_mod.CardQuad(p.face.corners, False,
+                                   float(cv2.contourArea(p.face.corners.astype(np.float32))))
+        if len(sizes) >= 3 and abs(face.area / float(np.median(sizes)) - 1.0) > cfg.detect.card_area_tol:
+            continue
+        if not any(_shared(face, q) > cfg.detect.propose_overlap for q in looked):
+            found.append((face, p, True))
+            looked = (*looked, face)
     # the expedition card is card-sized too, and its squares with a line of its art make a lattice
     # of a few cells that the catalog may take, barely, for a map: a card unknown to the catalog or
     # accepted with a confidence under map_doubt is no map card when its face shows the
@@ -880,7 +901,8 @@ def read(image: NDArray[np.uint8], catalog: Catalog | None = None,
             seen_exp[key] = expedition_mod.read_expedition(image, quads=(q,))
         return _shows_expedition(seen_exp[key])
 
-    # a card read on a lattice below the coverage floor is doubtful whatever its confidence
+    # a card read on a lattice below the coverage floor, or on a region, is doubtful whatever its
+    # confidence
     maps = [p for q, p, weak in found if not ((weak or _doubtful(p, cfg.grid.map_doubt)) and expedition(q))]
     kept = [p for p in (_inked(p, cat, cfg) for p in _one_card_each(maps, cat, cfg)) if p is not None]
     templates = _templates([p for p in kept if isinstance(p, _Prepared)], cfg)
