@@ -977,20 +977,19 @@ def regions(image: NDArray[np.uint8], found: tuple[CardQuad, ...],
     differs from the table around it.
 
     The photo is viewed at ``region_side_px`` on its long side. The table is its median over a
-    window of ``region_background`` of that side, and at least ``region_window`` times the side
-    of the median complete card found (cards are small against it); pixels farther
-    from it in Lab than ``region_dist`` and than
-    ``region_noise`` times the median distance (the table's own grain) stand out, outside the
-    cards found. Thin runs (seams, grain) are opened away with a
-    ``region_open_px`` disc, the parts of one card (its cells, its frame) closed together with a
-    ``region_close_px`` one and each region's holes filled. Each region whose area lies in the
-    card range (``min_area_frac`` to ``max_area_frac`` of the photo, and at least
-    ``region_min_card`` of the median complete card found) and fills at least
-    ``region_fill`` of its smallest enclosing rectangle gives that rectangle, the largest
-    ``region_max`` first. A rectangle within ``border_px`` of the photo's edge (a cut card may
-    lie there) or overlapping a card found (``propose_overlap`` of the smaller) is left out. The
+    window of ``region_background`` of that side, and at least ``region_window`` times the side of
+    the median complete card found (cards are small against it). Pixels outside the cards found
+    that lie farther from it in Lab than ``region_dist``, and than ``region_noise`` times the
+    median distance (the table's own grain), stand out. Thin runs (seams, grain) are opened away
+    with a ``region_open_px`` disc and the parts of one card (its cells, its frame) closed together
+    with a ``region_close_px`` one. Each region, holes included, whose area lies in the card range
+    (``min_area_frac`` to ``max_area_frac`` of the photo, and at least ``region_min_card`` of the
+    median complete card found) and fills at least ``region_fill`` of its smallest enclosing
+    rectangle gives that rectangle, the largest ``region_max`` first. A rectangle within
+    ``border_px`` of the photo's edge (a cut card may lie there) or overlapping a card found
+    (``propose_overlap`` of the smaller) is left out. The
     rectangles are unverified and may hold a card's grid without all of its frame: the reader
-    keeps one only when the catalog names the card read on it.
+    keeps one only when the catalog names the card read on it with full confidence.
 
     Parameters
     ----------
@@ -1008,15 +1007,18 @@ def regions(image: NDArray[np.uint8], found: tuple[CardQuad, ...],
     cfg = config or default_config()
     h, w = image.shape[:2]
     scale = min(1.0, cfg.region_side_px / max(h, w))
-    small = image if scale >= 1.0 else cv2.resize(image, None, fx=scale, fy=scale,
+    small = image if scale >= 1.0 else cv2.resize(image, (round(w * scale), round(h * scale)),
                                                   interpolation=cv2.INTER_AREA)
+    if min(small.shape[:2]) < 8:
+        return ()
     lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)
     cards = [q.area * scale * scale for q in found if not q.partial]
     typical = float(np.median(cards)) if cards else 0.0
     window = max(cfg.region_background * max(small.shape[:2]), cfg.region_window * np.sqrt(typical))
     k = max(3, round(min(window, max(small.shape[:2]))) | 1)
     # the median over a large window, taken on a copy a quarter the size (the table varies slowly)
-    quarter = cv2.resize(lab, None, fx=0.25, fy=0.25, interpolation=cv2.INTER_AREA)
+    quarter = cv2.resize(lab, (max(1, small.shape[1] // 4), max(1, small.shape[0] // 4)),
+                         interpolation=cv2.INTER_AREA)
     table = cv2.resize(cv2.medianBlur(quarter, max(3, (k // 4) | 1)), (small.shape[1], small.shape[0]),
                        interpolation=cv2.INTER_LINEAR)
     # the distance in Lab, and the median of every other row and column
