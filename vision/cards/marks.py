@@ -79,6 +79,7 @@ class MarksConfig:
     min_pool: int
     turn_print_lead: float
     pooled_hi: float
+    pooled_aside: float
     spill_arc: float
     typical_quantile: float
     symbol_ring_allowance: float
@@ -1166,8 +1167,22 @@ def _edge_runs_cleared(mask: NDArray[np.bool_], cfg: MarksConfig) -> NDArray[np.
 def _residual(mask: NDArray[np.bool_], prints: NDArray[np.float32]) -> float:
     """Share of ``mask`` ``(S, S)`` outside the best fitting of the print's shifts ``prints``
     ``(k, S * S)`` (:func:`_flat_shifts`): the mask less its largest overlap with one of them."""
-    overlap = prints @ mask.ravel().astype(np.float32)
-    return float((np.count_nonzero(mask) - overlap.max()) / mask.size)
+    return _residual_offset(mask, prints)[0]
+
+
+def _residual_offset(mask: NDArray[np.bool_], prints: NDArray[np.float32]) -> tuple[float, float]:
+    """:func:`_residual`, and how far the centre of mass of that ink beyond the best fitting print
+    lies from the mask's centre, as a share of its side (0 without such ink)."""
+    flat = mask.ravel().astype(np.float32)
+    overlap = prints @ flat
+    best = int(np.argmax(overlap))
+    share = float((np.count_nonzero(mask) - overlap[best]) / mask.size)
+    beyond = (flat > 0) & (prints[best] == 0)
+    if not beyond.any():
+        return share, 0.0
+    side = mask.shape[0]
+    ys, xs = np.divmod(np.flatnonzero(beyond), mask.shape[1])
+    return share, float(np.hypot(xs.mean() - (mask.shape[1] - 1) / 2, ys.mean() - (side - 1) / 2) / side)
 
 
 def _pooled(state: int, score: float, conf: float, residual: float,
@@ -1277,8 +1292,12 @@ def read_marks(face: NDArray[np.uint8], grid: Grid, printed: NDArray[np.str_],
                 if faint_read[rc] != 0:
                     st, cf = -1, 0.0
             if prints is not None:
-                st, sc, cf = _pooled(st, sc, cf, _residual(_edge_runs_cleared(ink.masks[rc], cfg),
-                                                           prints), cfg)
+                share, aside = _residual_offset(_edge_runs_cleared(ink.masks[rc], cfg), prints)
+                if aside <= cfg.pooled_aside:
+                    # ink beyond the print along one side of the cell is a neighbour's stroke
+                    # reaching in (joined over several cells, no tracing gives it to one), not a
+                    # mark drawn on this cell's symbol
+                    st, sc, cf = _pooled(st, sc, cf, share, cfg)
             state[rc], score[rc], conf[rc] = st, sc, cf
     pen = _card_pen(state, ink, printed)
     _settle_dots(state, score, conf, ink, printed, cfg)

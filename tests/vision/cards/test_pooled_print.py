@@ -79,6 +79,33 @@ def test_second_stage_marks_a_symbol_cell_the_first_missed(rng: np.random.Genera
     assert first_only.state.tolist() == [[0, 0, 0, 0]]
 
 
+def _with_wedge(mask: np.ndarray) -> np.ndarray:
+    """``mask`` with a neighbour's hatching reaching in at its lower left corner (short strokes
+    hugging the left side, none of them along its whole length)."""
+    img = mask.astype(np.uint8).copy()
+    for y in range(S // 2, S + 4, 3):
+        cv2.line(img, (0, y), (5, y - 5), 1, 2)
+    return img.astype(bool)
+
+
+def test_ink_beyond_the_print_along_one_side_is_no_mark(rng: np.random.Generator) -> None:
+    printed = np.array([["X", "X", "X", "X"]])
+    masks = [jittered_x_mask(rng) for _ in range(4)]
+    masks[1] = _with_wedge(masks[1])
+    masks[2] = _with_stroke(masks[2])
+    ink = masks_ink(masks)
+    grid = Grid(np.arange(5) * 40.0, np.array([0.0, 40.0]), np.ones((1, 4)), np.full(3, 200.0))
+    face = np.zeros((40, 160, 3), np.uint8)
+    tpl = print_templates([(ink, printed)])
+    cfg = default_config()
+    # the premise: the wedge is ink beyond the print, as much as a mark's
+    assert pooled_residual(ink, (0, 1), tpl["X"]) >= cfg.pooled_hi
+    assert read_marks(face, grid, printed, templates=tpl, ink=ink).state.tolist() == [[0, 0, 1, 0]]
+    anywhere = replace(cfg, pooled_aside=1.0)
+    assert read_marks(face, grid, printed, templates=tpl, ink=ink, config=anywhere).state.tolist() \
+        == [[0, 1, 1, 0]]
+
+
 def _plain_face() -> tuple[np.ndarray, Grid]:
     """Four outlined plain cells of 48 px: a stroke spilt over the left side of the first, a ring
     in the second, a slash across the third, nothing in the fourth."""
