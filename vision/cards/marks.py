@@ -218,8 +218,6 @@ def cell_ink(face: NDArray[np.uint8], grid: Grid, printed: NDArray[np.str_],
     # the verdicts read the ink without the outline's; the masks the pooled print is learnt from
     # keep it (the print is compared with each cell's mask less straight runs along its sides)
     ink_map = _outline_cleared(raw_map, geo, cfg)
-    hue_all = np.degrees(np.arctan2(lab[:, :, 2], lab[:, :, 1])) % 360.0
-    chroma_all = np.hypot(lab[:, :, 1], lab[:, :, 2])
     origin = (window[0].start, window[1].start)
     strokes, alien_of = _foreign_ink(ink_map, grid, geo, origin, cfg)
     # a symbol cell's foreign ink is traced without the symbols' print: a neighbour's stroke
@@ -228,9 +226,8 @@ def cell_ink(face: NDArray[np.uint8], grid: Grid, printed: NDArray[np.str_],
     # nobody's stroke, as rings drawn on neighbouring cells' shared outlines are)
     printed_px = np.zeros(ink_map.shape, bool)
     for cell in geo:
-        for lo, hi in cfg.symbol_hues.get(cell.sym, ()):
-            printed_px[cell.box] |= (hue_all[cell.box] >= lo) & (hue_all[cell.box] < hi) \
-                & (chroma_all[cell.box] > chroma_on)
+        if cell.sym in cfg.symbol_hues:
+            printed_px[cell.box] = _of_hues(lab[cell.box], cfg.symbol_hues[cell.sym], chroma_on)[0]
     sym_strokes, sym_alien_of = (_foreign_ink(ink_map & ~printed_px, grid, geo, origin, cfg)
                                  if printed_px.any() else (strokes, alien_of))
     cells: dict[tuple[int, int], tuple[NDArray[np.bool_], NDArray[np.bool_], NDArray[np.bool_],
@@ -250,10 +247,7 @@ def cell_ink(face: NDArray[np.uint8], grid: Grid, printed: NDArray[np.str_],
         own = np.zeros(patch.shape, bool)
         hues = cfg.symbol_hues.get(sym, ())
         if hues:
-            hue = hue_all[sl]
-            for lo, hi in hues:
-                own |= (hue >= lo) & (hue < hi)
-            chroma = chroma_all[sl]
+            own, chroma = _of_hues(part, hues, 0.0)
             own &= patch
             vivid = own & (chroma > cfg.symbol_chroma)
             own &= chroma > chroma_on
@@ -307,6 +301,19 @@ def cell_ink(face: NDArray[np.uint8], grid: Grid, printed: NDArray[np.str_],
                                    interpolation=cv2.INTER_AREA) >= cfg.mask_on
     faint = _faint_ink(lab, raw_map, geo, cells, fills, ink_dist, ink_dark, cfg)
     return CellInk(*out[:8], masks, out[8], out[9], out[10], faint)
+
+
+def _of_hues(part: NDArray[np.float32], hues: Sequence[tuple[float, float]],
+             chroma_on: float) -> tuple[NDArray[np.bool_], NDArray[np.float32]]:
+    """Which pixels of a Lab patch ``(h, w, 3)`` lie in one of the hue bands ``hues`` (degrees of
+    (a, b), each ``[lo, hi)``) with a chroma above ``chroma_on``, ``(h, w)`` bool, and every
+    pixel's chroma ``(h, w)``."""
+    hue = np.degrees(np.arctan2(part[:, :, 2], part[:, :, 1])) % 360.0
+    chroma = np.hypot(part[:, :, 1], part[:, :, 2])
+    on = np.zeros(hue.shape, bool)
+    for lo, hi in hues:
+        on |= (hue >= lo) & (hue < hi)
+    return on & (chroma > chroma_on), chroma
 
 
 def _faint_ink(lab: NDArray[np.float32], raw_map: NDArray[np.bool_], cells: list[_Cell],

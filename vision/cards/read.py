@@ -784,6 +784,33 @@ def expedition_of(image: NDArray[np.uint8], quads: tuple[detect_mod.CardQuad, ..
     return best
 
 
+def _region_cards(image: NDArray[np.uint8], looked: tuple[detect_mod.CardQuad, ...],
+                  sizes: list[float], catalog: Catalog,
+                  cfg: CardsConfig) -> list[tuple[detect_mod.CardQuad, _Prepared, bool]]:
+    """The cards read on regions standing out from the table (:func:`vision.cards.detect.regions`)
+    around the outlines ``looked`` at already: ``(outline, reading, True)`` each, doubtful.
+
+    A region is no outline: it is a card only when the catalog names the card read on it with full
+    confidence (``identify.full_margin``), on the card's outline found again around its grid where
+    the region was not the card's, and when that outline overlaps none looked at (``propose_overlap``)
+    and, with three complete cards found or more (``sizes``, their areas), has their size
+    (``card_area_tol`` of their median): two touching cards make one region. The expedition card
+    stands out from the table too, so each such card is doubtful (checked against its pattern)."""
+    out: list[tuple[detect_mod.CardQuad, _Prepared, bool]] = []
+    for quad in detect_mod.regions(image, looked, cfg.detect):
+        p = _prepare(image, quad, catalog, cfg)
+        if not isinstance(p, _Prepared) or p.ident.card is None or p.ident.margin < cfg.identify.full_margin:
+            continue
+        face = detect_mod.CardQuad(p.face.corners, False,
+                                   float(cv2.contourArea(p.face.corners.astype(np.float32))))
+        if len(sizes) >= 3 and abs(face.area / float(np.median(sizes)) - 1.0) > cfg.detect.card_area_tol:
+            continue
+        if not any(_shared(face, q) > cfg.detect.propose_overlap for q in looked):
+            out.append((face, p, True))
+            looked = (*looked, face)
+    return out
+
+
 def read_one(image: NDArray[np.uint8], quad: detect_mod.CardQuad, catalog: Catalog,
              cfg: CardsConfig) -> CardReading | None:
     """Read one detected card; ``None`` when the quad shows no grid of cells (not a map card).
@@ -869,26 +896,10 @@ def read(image: NDArray[np.uint8], catalog: Catalog | None = None,
         if isinstance(p, _Prepared):
             found.append((quad, p, False))
     # cards that neither closed an outline nor showed two sides: regions standing out from the
-    # table. Such a region is a card only when the catalog names the card read on it with full
-    # confidence, on the card's outline found again around its grid where the region was not the
-    # card's (a region is no outline: a name less sure is no proof of a card), and that outline
-    # overlaps no outline read already (propose_overlap) and, with three complete cards found or more, has
-    # their size (card_area_tol of their median): two touching cards make one region. The
-    # expedition card stands out from the table too: each such card is doubtful (see below)
-    sizes = [q.area for q, _, _ in found if not q.partial]
-    # every plausible outline read already (a map card, the expedition card or something else)
+    # table, around every plausible outline read already (a map card, the expedition card or
+    # something else)
     looked = (*(q for n, q in enumerate(outlined) if ok[n]), *proposed, *(q for q, _, _ in found))
-    for quad in detect_mod.regions(image, looked, cfg.detect):
-        p = _prepare(image, quad, cat, cfg)
-        if not isinstance(p, _Prepared) or p.ident.card is None or p.ident.margin < cfg.identify.full_margin:
-            continue
-        face = detect_mod.CardQuad(p.face.corners, False,
-                                   float(cv2.contourArea(p.face.corners.astype(np.float32))))
-        if len(sizes) >= 3 and abs(face.area / float(np.median(sizes)) - 1.0) > cfg.detect.card_area_tol:
-            continue
-        if not any(_shared(face, q) > cfg.detect.propose_overlap for q in looked):
-            found.append((face, p, True))
-            looked = (*looked, face)
+    found += _region_cards(image, looked, [q.area for q, _, _ in found if not q.partial], cat, cfg)
     # the expedition card is card-sized too, and its squares with a line of its art make a lattice
     # of a few cells that the catalog may take, barely, for a map: a card unknown to the catalog or
     # accepted with a confidence under map_doubt is no map card when its face shows the
