@@ -651,12 +651,11 @@ def _ink_map(lab: NDArray[np.float32], paper: NDArray[np.float32], cells: list[_
     tinted = np.hypot(*tint.T) >= cfg.shade_tint * ink_dist
     tint_hue = np.degrees(np.arctan2(tint[:, 1], tint[:, 0])) % 360.0
     for n, cell in enumerate(used):
-        if tinted[n] and any(lo <= tint_hue[n] < hi for lo, hi in cfg.symbol_hues.get(cell.sym, ())):
-            tinted[n] = False
-    for n, cell in enumerate(used):
         local = paper.copy()
         local[1:] = fill[n, 1:] if fill[n, 0] >= paper[0] else common
-        if not tinted[n]:
+        pen_all_over = tinted[n] and not any(lo <= tint_hue[n] < hi
+                                             for lo, hi in cfg.symbol_hues.get(cell.sym, ()))
+        if not pen_all_over:
             local[0] = min(paper[0], max(float(fill[n, 0]), cfg.min_shade * paper[0]))
         ref[cell.box] = local
         covered[cell.box] = True
@@ -1134,7 +1133,7 @@ def pooled_residual(ink: CellInk, rc: tuple[int, int], template: NDArray[np.bool
     """
     cfg = config or default_config()
     shift = cfg.print_shift_px if reach is None else reach
-    return _residual(_edge_runs_cleared(ink.masks[rc], cfg), _flat_shifts(template, shift))
+    return _residual_offset(_edge_runs_cleared(ink.masks[rc], cfg), _flat_shifts(template, shift))[0]
 
 
 def _flat_shifts(mask: NDArray[np.bool_], reach: int) -> NDArray[np.float32]:
@@ -1171,15 +1170,11 @@ def _edge_runs_cleared(mask: NDArray[np.bool_], cfg: MarksConfig) -> NDArray[np.
     return out
 
 
-def _residual(mask: NDArray[np.bool_], prints: NDArray[np.float32]) -> float:
-    """Share of ``mask`` ``(S, S)`` outside the best fitting of the print's shifts ``prints``
-    ``(k, S * S)`` (:func:`_flat_shifts`): the mask less its largest overlap with one of them."""
-    return _residual_offset(mask, prints)[0]
-
-
 def _residual_offset(mask: NDArray[np.bool_], prints: NDArray[np.float32]) -> tuple[float, float]:
-    """:func:`_residual`, and how far the centre of mass of that ink beyond the best fitting print
-    lies from the mask's centre, as a share of its side (0 without such ink)."""
+    """Share of ``mask`` ``(S, S)`` outside the best fitting of the print's shifts ``prints``
+    ``(k, S * S)`` (:func:`_flat_shifts`), the mask less its largest overlap with one of them; and
+    how far the centre of mass of that ink beyond the print lies from the mask's centre, as a
+    share of its side (0 without such ink)."""
     flat = mask.ravel().astype(np.float32)
     overlap = prints @ flat
     best = int(np.argmax(overlap))
