@@ -97,6 +97,27 @@ def _distances(x: NDArray[np.float64], means: NDArray[np.float64], shift: NDArra
     return _norm(_residuals(x, means, shift, cfg, sat, glare), cfg.luma_weight, cw)
 
 
+def _chroma_cost(x: NDArray[np.float64], means: NDArray[np.float64], shifts: NDArray[np.float64],
+                 cfg: BoardConfig) -> NDArray[np.float64]:
+    """The squared chroma of :func:`_residuals` (no clipped channels, no glare) for zero-mean
+    ``shifts`` (C, 3): ``x`` (N, 3), ``means`` (K, 3) -> (C, N, K).
+
+    The residual's chroma is the spot's chroma less the shift, ``a``, less the kind's chroma
+    ``m`` scaled by ``s``: ``|a - s m|^2 = |a|^2 + |m|^2 (s^2 - 2 s p)``, where ``p`` is ``a``
+    projected on ``m`` (in units of ``m``) and ``s`` is ``p`` clipped (1 for a kind without
+    chroma); each term is a product of small arrays."""
+    ch_m = chroma(means)  # (K, 3)
+    norm2 = (ch_m ** 2).sum(-1)  # (K,)
+    chromatic = np.sqrt(norm2) >= cfg.chromatic_min
+    a0 = chroma(x)  # (N, 3)
+    # |a|^2 with a = a0 - shift
+    aa = (a0 ** 2).sum(-1)[None, :] - 2.0 * shifts @ a0.T + (shifts ** 2).sum(-1)[:, None]  # (C, N)
+    n2 = np.maximum(norm2, 1e-9)
+    proj = (a0 @ ch_m.T)[None, :, :] / n2 - (shifts @ ch_m.T)[:, None, :] / n2  # (C, N, K)
+    scale = np.where(chromatic, np.clip(proj, cfg.chroma_scale_min, cfg.chroma_scale_max), 1.0)
+    return np.maximum(aa[:, :, None] + norm2 * (scale * scale - 2.0 * scale * proj), 0.0)
+
+
 def _estimate_shift(x: NDArray[np.float64], means: NDArray[np.float64], cfg: BoardConfig,
                     prior: float, span: float, sat: NDArray[np.bool_],
                     supply: NDArray[np.float64]) -> NDArray[np.float64]:
@@ -113,8 +134,7 @@ def _estimate_shift(x: NDArray[np.float64], means: NDArray[np.float64], cfg: Boa
         a = np.arange(-reach, reach + 1e-9, step)
         ga, gb = np.meshgrid(a, a)
         cands = (best + ga.ravel()[:, None] * _U1 + gb.ravel()[:, None] * _U2)  # (C, 3), zero-mean
-        res = _residuals(xc, means, cands, cfg)  # (C, N, K, 3)
-        d2all = (chroma(res) ** 2).sum(-1)  # (C, N, K)
+        d2all = _chroma_cost(xc, means, cands, cfg)  # (C, N, K)
         d2 = d2all.min(-1)
         cost = np.minimum(d2, tau * tau).sum(-1) + prior * (cands ** 2).sum(-1) * len(xc)
         # a light that would put more tokens of a kind on the board than the game has is unlikely

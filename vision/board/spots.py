@@ -75,12 +75,22 @@ def _gradients(rect: NDArray[np.uint8]) -> tuple[NDArray[np.float32], NDArray[np
     return gx, gy
 
 
-def _lattice(size: int, margin: float, ox: float, oy: float) -> tuple[NDArray[np.float64], float]:
-    m = margin * size
+def _lattice(size: int, margin: float | NDArray[np.float64], ox: float | NDArray[np.float64],
+             oy: float | NDArray[np.float64]) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """The spot centres of regular 5x5 lattices in a square of ``size`` pixels.
+
+    ``margin``, ``ox`` and ``oy`` (fractions of ``size``; numbers, or arrays of one shape ``P``)
+    give each lattice's border and offset -> centres ``(*P, 5, 5, 2)`` (x, y; row ``i`` runs
+    along x) and pitches ``P``."""
+    m = np.asarray(margin, np.float64) * size
     pitch = (size - 2 * m) / 5.0
-    idx = (np.arange(5) + 0.5) * pitch + m
-    xs, ys = idx + ox * size, idx + oy * size
-    return np.stack(np.meshgrid(xs, ys), axis=-1), pitch
+    idx = (np.arange(5) + 0.5) * pitch[..., None] + m[..., None]  # (*P, 5)
+    xs = idx + np.asarray(ox, np.float64)[..., None] * size
+    ys = idx + np.asarray(oy, np.float64)[..., None] * size
+    shape = (*xs.shape[:-1], 5, 5)
+    centres = np.stack([np.broadcast_to(xs[..., None, :], shape), np.broadcast_to(ys[..., :, None], shape)],
+                       axis=-1)
+    return centres, pitch
 
 
 def ring_edge(gx: NDArray[np.float32], gy: NDArray[np.float32], centres: NDArray[np.float64],
@@ -113,10 +123,12 @@ def radial_edge(gx: NDArray[np.float32], gy: NDArray[np.float32], px: NDArray[np
     image) whose outward unit direction is ``(ux, uy)``; all four broadcast to one shape, which the
     result has (float64). A round edge through the points scores high, a straight one low."""
     h, w = gx.shape
-    xi = np.clip(np.round(px).astype(np.int32), 0, w - 1)
-    yi = np.clip(np.round(py).astype(np.int32), 0, h - 1)
-    vx, vy = gx[yi, xi], gy[yi, xi]
-    return np.abs(vx * ux + vy * uy) - np.abs(vy * ux - vx * uy)
+    xi = np.clip(np.rint(px), 0, w - 1).astype(np.intp)
+    yi = np.clip(np.rint(py), 0, h - 1).astype(np.intp)
+    at = yi * w + xi
+    vx, vy = np.take(gx.ravel(), at), np.take(gy.ravel(), at)
+    ux, uy = np.asarray(ux, np.float32), np.asarray(uy, np.float32)
+    return (np.abs(vx * ux + vy * uy) - np.abs(vy * ux - vx * uy)).astype(np.float64)
 
 
 def _ring_scores(gx: NDArray[np.float32], gy: NDArray[np.float32], centres: NDArray[np.float64],
@@ -143,23 +155,23 @@ def fit_grid(rect: NDArray[np.uint8], cfg: BoardConfig) -> Grid:
     fracs = np.asarray(cfg.radius_fracs, np.float64)
 
     def search(params: list[tuple[float, float, float]]) -> tuple[float, tuple[float, float, float, float]]:
-        cents, radii, keys = [], [], []
-        for m, ox, oy in params:
-            c, p = _lattice(size, m, ox, oy)
-            for f in fracs:
-                cents.append(c.reshape(25, 2))
-                radii.append(f * p)
-                keys.append((m, ox, oy, float(f)))
-        scores = _ring_scores(gx, gy, np.array(cents), np.array(radii), cfg.ring_samples)
+        par = np.asarray(params, np.float64)  # (P, 3): margin, x and y offsets
+        c, p = _lattice(size, par[:, 0], par[:, 1], par[:, 2])
+        # every lattice with every radius, lattice by lattice
+        cents = np.broadcast_to(c.reshape(len(par), 1, 25, 2), (len(par), len(fracs), 25, 2))
+        radii = p[:, None] * fracs[None, :]
+        scores = _ring_scores(gx, gy, cents.reshape(-1, 25, 2), radii.ravel(), cfg.ring_samples)
         i = int(np.argmax(scores))
-        return float(scores[i]), keys[i]
+        m, ox, oy = (float(v) for v in par[i // len(fracs)])
+        return float(scores[i]), (m, ox, oy, float(fracs[i % len(fracs)]))
 
     _, (m, _, _, _) = search([(float(m), 0.0, 0.0) for m in margins])
     offs = cfg.offset_frac
     _, (_, ox, oy, _) = search([(m, ox, oy) for ox in offs for oy in offs])
     fine = np.arange(m - cfg.margin_step, m + cfg.margin_step + 1e-9, cfg.margin_step / 4)
     score, (m, ox, oy, f) = search([(float(mm), ox, oy) for mm in fine])
-    centres, pitch = _lattice(size, m, ox, oy)
+    centres, pitches = _lattice(size, m, ox, oy)
+    pitch = float(pitches)
     contrast = float(np.mean(np.abs(gx)) + np.mean(np.abs(gy))) + 1e-6
     return Grid(centres=centres, pitch=pitch, radius=f * pitch, score=score, quality=score / contrast)
 

@@ -167,3 +167,66 @@ def test_a_candidate_seen_again_is_screened_once(scene_image: NDArray[np.uint8])
 def test_reading_is_repeatable(scene_image: NDArray[np.uint8]) -> None:
     first, second = read(scene_image), read(scene_image)
     assert first is not None and first == second
+
+
+def test_the_cast_search_cost_is_the_residuals_chroma() -> None:
+    from vision.board.classify import _U1, _U2, _chroma_cost, _residuals
+    from vision.board.learn import default_model
+    from vision.board.spots import chroma
+
+    cfg = default_config()
+    means = np.asarray(default_model(cfg.eps).means, np.float64)
+    rng = np.random.default_rng(11)
+    # spots of every kind under some light, and zero-mean shifts round it
+    x = means[rng.integers(0, len(means), 20)] + rng.normal(0.0, 0.2, (20, 3))
+    a = rng.normal(0.0, 0.3, (40, 2))
+    shifts = a[:, :1] * _U1 + a[:, 1:] * _U2
+    plain = (chroma(_residuals(x, means, shifts, cfg)) ** 2).sum(-1)
+    cost = _chroma_cost(x, means, shifts, cfg)
+    assert cost.shape == (40, 20, len(means))
+    # the chroma scale is clipped for some pairs and free for others: both forms are covered
+    ch = chroma(means)
+    proj = (chroma(x[None] - shifts[:, None]) @ ch.T) / np.maximum((ch ** 2).sum(-1), 1e-9)
+    assert (proj < cfg.chroma_scale_min).any() and (proj > cfg.chroma_scale_max).any()
+    assert ((proj > cfg.chroma_scale_min) & (proj < cfg.chroma_scale_max)).any()
+    np.testing.assert_allclose(cost, plain, rtol=1e-9, atol=1e-12)
+
+
+def test_lattices_built_together_are_the_lattices_built_one_by_one() -> None:
+    from vision.board.spots import _lattice
+
+    margins = np.array([0.05, 0.08, 0.11])
+    ox, oy = np.array([-0.01, 0.0, 0.02]), np.array([0.015, -0.02, 0.0])
+    centres, pitches = _lattice(480, margins, ox, oy)
+    assert centres.shape == (3, 5, 5, 2)
+    for k in range(3):
+        one, pitch = _lattice(480, float(margins[k]), float(ox[k]), float(oy[k]))
+        m = margins[k] * 480
+        p = (480 - 2 * m) / 5.0
+        xs = (np.arange(5) + 0.5) * p + m + ox[k] * 480
+        ys = (np.arange(5) + 0.5) * p + m + oy[k] * 480
+        # row i runs along x at the i-th height
+        np.testing.assert_allclose(one[..., 0], np.broadcast_to(xs[None, :], (5, 5)))
+        np.testing.assert_allclose(one[..., 1], np.broadcast_to(ys[:, None], (5, 5)))
+        np.testing.assert_allclose(centres[k], one)
+        assert float(pitch) == pytest.approx(p) == pytest.approx(float(pitches[k]))
+
+
+def test_radial_edges_taken_flat_are_the_edges_taken_by_pixel() -> None:
+    from vision.board.spots import radial_edge
+
+    rng = np.random.default_rng(3)
+    gx = rng.normal(0, 50, (60, 80)).astype(np.float32)
+    gy = rng.normal(0, 50, (60, 80)).astype(np.float32)
+    # points inside, on the border and outside the image (clipped to it)
+    px = rng.uniform(-5, 85, (4, 25, 24))
+    py = rng.uniform(-5, 65, (4, 25, 24))
+    ang = rng.uniform(0, 2 * math.pi, 24)
+    ux, uy = np.cos(ang), np.sin(ang)
+    xi = np.clip(np.round(px).astype(np.int32), 0, 79)
+    yi = np.clip(np.round(py).astype(np.int32), 0, 59)
+    vx, vy = gx[yi, xi].astype(np.float64), gy[yi, xi].astype(np.float64)
+    plain = np.abs(vx * ux + vy * uy) - np.abs(vy * ux - vx * uy)
+    out = radial_edge(gx, gy, px, py, ux, uy)
+    assert out.shape == plain.shape and out.dtype == np.float64
+    np.testing.assert_allclose(out, plain, rtol=1e-5, atol=1e-3)
