@@ -110,10 +110,11 @@ def ring_edge(gx: NDArray[np.float32], gy: NDArray[np.float32], centres: NDArray
     (..., n) float64 array
     """
     ang = np.linspace(0.0, 2.0 * math.pi, n, endpoint=False)
-    cs, sn = np.cos(ang), np.sin(ang)
-    px = centres[..., 0:1] + radius * cs
-    py = centres[..., 1:2] + radius * sn
-    return radial_edge(gx, gy, px, py, cs, sn)
+    cs, sn = np.cos(ang).astype(np.float32), np.sin(ang).astype(np.float32)
+    # pixel positions need no more than single precision
+    c = np.asarray(centres, np.float32)
+    r = np.asarray(radius, np.float32)
+    return radial_edge(gx, gy, c[..., 0:1] + r * cs, c[..., 1:2] + r * sn, cs, sn)
 
 
 def radial_edge(gx: NDArray[np.float32], gy: NDArray[np.float32], px: NDArray[np.float64],
@@ -245,13 +246,13 @@ def sample_spots(rect: NDArray[np.uint8], grid: Grid, cfg: BoardConfig) -> SpotS
     by = np.clip(corners[..., 1:2] + pdy, 0, size - 1)
     background = np.median(soft[by, bx], axis=2)  # (25, 4, 3)
     gx, gy = _gradients(rect)
-    ring = np.full(25, -np.inf)
     step = cfg.ring_edge_shift * grid.radius
     cxy = grid.centres.reshape(25, 2)
     # the best of a few radii and small shifts: the lattice may sit a little off a spot
-    for f, ox, oy in itertools.product(cfg.ring_edge_fracs, (-step, 0.0, step), (-step, 0.0, step)):
-        edges = ring_edge(gx, gy, cxy + np.array([ox, oy]), f * grid.radius, 2 * cfg.ring_samples)
-        ring = np.maximum(ring, np.median(edges, axis=1))
+    tries = np.array(list(itertools.product(cfg.ring_edge_fracs, (-step, 0.0, step), (-step, 0.0, step))))
+    edges = ring_edge(gx, gy, cxy[None] + tries[:, None, 1:], tries[:, 0, None, None] * grid.radius,
+                      2 * cfg.ring_samples)  # (T, 25, n)
+    ring = np.median(edges, axis=2).max(axis=0)
     board_map, map_discs = _board_map(img, grid, cfg.hand_map_scale)
     return SpotSamples(
         inner=inner.reshape(5, 5, 3).astype(np.float64),
