@@ -41,8 +41,20 @@ def default_config() -> ImageIOConfig:
     return load_config("imageio", ImageIOConfig)
 
 
+def _turned(width: int, height: int, w: int, h: int) -> bool:
+    """Whether a decoded ``w`` x ``h`` image is the ``width`` x ``height`` stored one turned a
+    quarter (its sides swapped, up to the reduction while decoding)."""
+    if width == height:
+        return False
+    return abs(w * width - h * height) < abs(w * height - h * width)
+
+
 def decode_image(data: bytes, config: ImageIOConfig | None = None) -> DecodedImage:
     """Decode encoded image bytes (JPEG, PNG, WebP, BMP, TIFF ...) to BGR.
+
+    A photo whose EXIF orientation asks for it (a phone held sideways or upside down) is turned
+    upright, and ``original_size`` is the upright photo's: positions read on ``image`` and scaled
+    by ``scale`` fall on the photo as every viewer shows it.
 
     Returns
     -------
@@ -87,6 +99,10 @@ def decode_image(data: bytes, config: ImageIOConfig | None = None) -> DecodedIma
     elif image.shape[2] == 4:
         image = cv2.cvtColor(image, cv2.COLOR_BGRA2BGR)
     h, w = image.shape[:2]
+    if _turned(width, height, w, h):
+        # the decoder turned the photo upright as its EXIF orientation asks (a phone held
+        # sideways): the photo's own pixels are the turned ones
+        width, height = height, width
     if max(h, w) > cfg.max_side:
         f = cfg.max_side / max(h, w)
         image = cv2.resize(image, (max(1, round(w * f)), max(1, round(h * f))),

@@ -59,6 +59,46 @@ def test_phone_panorama_is_read_reduced() -> None:
     assert decoded.scale == pytest.approx(12000 / decoded.image.shape[1])
 
 
+def _with_orientation(image: np.ndarray, orientation: int) -> bytes:
+    """``image`` (BGR) stored as a JPEG whose EXIF orientation tag is ``orientation``."""
+    import io
+
+    from PIL import Image
+
+    stored = Image.fromarray(np.ascontiguousarray(image[:, :, ::-1]))
+    exif = stored.getexif()
+    exif[0x0112] = orientation
+    buf = io.BytesIO()
+    stored.save(buf, format="JPEG", quality=95, exif=exif.tobytes())
+    return buf.getvalue()
+
+
+@pytest.mark.parametrize(("orientation", "turn"), [(1, None), (3, cv2.ROTATE_180),
+                                                   (6, cv2.ROTATE_90_CLOCKWISE),
+                                                   (8, cv2.ROTATE_90_COUNTERCLOCKWISE)])
+@pytest.mark.parametrize("max_side", [None, 150])
+def test_a_phone_photo_is_read_upright_in_its_own_pixels(orientation: int, turn: int | None,
+                                                         max_side: int | None) -> None:
+    """A photo stored sideways with an EXIF orientation is read as every viewer shows it, and
+    positions scale back onto that upright photo (also when it is read reduced)."""
+    stored = np.zeros((300, 600, 3), np.uint8)
+    cv2.rectangle(stored, (40, 30), (160, 110), (255, 255, 255), -1)  # near the stored top-left
+    upright = stored if turn is None else cv2.rotate(stored, turn)
+    cfg = default_config() if max_side is None else dataclasses.replace(default_config(), max_side=max_side)
+    decoded = decode_image(_with_orientation(stored, orientation), cfg)
+    h, w = upright.shape[:2]
+    assert decoded.original_size == (w, h)
+    assert decoded.image.shape[1] * decoded.scale == pytest.approx(w, abs=1)
+    assert decoded.image.shape[0] * decoded.scale == pytest.approx(h, abs=1)
+    # the white patch is where the upright photo has it, in the upright photo's pixels
+    ys, xs = np.nonzero(decoded.image[:, :, 0] > 128)
+    ty, tx = np.nonzero(upright[:, :, 0] > 128)
+    tol = 2 * decoded.scale + 2
+    assert xs.min() * decoded.scale == pytest.approx(tx.min(), abs=tol)
+    assert ys.min() * decoded.scale == pytest.approx(ty.min(), abs=tol)
+    assert xs.max() * decoded.scale == pytest.approx(tx.max(), abs=tol)
+
+
 @pytest.mark.parametrize(
     ("data", "words"),
     [
