@@ -41,6 +41,11 @@ def default_config() -> ImageIOConfig:
     return load_config("imageio", ImageIOConfig)
 
 
+# ISO base media brands of HEIF stills (an iPhone's default photo format)
+_HEIF_BRANDS = frozenset({b"heic", b"heix", b"hevc", b"hevx", b"heim", b"heis", b"hevm", b"hevs",
+                          b"mif1", b"msf1"})
+
+
 def _turned(width: int, height: int, w: int, h: int) -> bool:
     """Whether a decoded ``w`` x ``h`` image is the ``width`` x ``height`` stored one turned a
     quarter (its sides swapped, up to the reduction while decoding)."""
@@ -78,6 +83,9 @@ def decode_image(data: bytes, config: ImageIOConfig | None = None) -> DecodedIma
             with Image.open(io.BytesIO(data)) as probe:
                 width, height = probe.size
     except Exception as exc:  # Pillow raises many types for bad data
+        if data[4:8] == b"ftyp" and data[8:12] in _HEIF_BRANDS:
+            raise ImageError("the photo is in HEIC/HEIF format, which cannot be read here; save it as "
+                             "JPEG (on an iPhone: Settings > Camera > Formats > Most Compatible)") from exc
         raise ImageError("the data is not a readable image") from exc
     if width <= 0 or height <= 0:
         raise ImageError("the image has no pixels")

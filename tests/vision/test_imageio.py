@@ -105,6 +105,8 @@ def test_a_phone_photo_is_read_upright_in_its_own_pixels(orientation: int, turn:
         (b"", "empty"),
         (b"this is not an image at all", "not a readable image"),
         (b"%PDF-1.4 not an image", "not a readable image"),
+        # an iPhone's HEIC photo: its file-type box, then data no decoder here reads
+        (b"\x00\x00\x00\x18ftypheic\x00\x00\x00\x00mif1heic" + bytes(64), "HEIC"),
     ],
 )
 def test_bad_data_raises_clear_error(data: bytes, words: str) -> None:
