@@ -53,6 +53,7 @@ class IdentifyConfig:
     chroma_percentile: float
     chroma_share: float
     symbol_share: float
+    symbol_common: float
     symbol_hues: Mapping[str, Sequence[float]]
     centre_margin: float
     frame_corner_mm: float
@@ -268,10 +269,19 @@ def _variants(cards: tuple[CatalogCard, ...]) -> dict[tuple[int, int], _Variants
     return out
 
 
-def _symbol_evidence(sym: NDArray[np.float64], full_share: float) -> NDArray[np.float64]:
+def _symbol_evidence(sym: NDArray[np.float64], full_share: float, common_level: float) -> NDArray[np.float64]:
     """(rows, cols, 4) likeness of plain, X, coin, palm from the red/yellow/green shares ``sym``
-    ``(rows, cols, 3)``; a share of ``full_share`` or more is a sure symbol."""
+    ``(rows, cols, 3)``; a share of ``full_share`` or more is a sure symbol. A hue whose median
+    likeness over the positions exceeds ``common_level`` counts only above that median."""
     v = np.clip(sym / full_share, 0.0, 1.0)
+    # no card prints one symbol in most of its positions, so a hue that shows in most of them
+    # (a red pen marking the whole card shows as red everywhere) is pen or light: only what a
+    # position shows above the card's median level of that hue counts
+    base = np.median(v.reshape(-1, v.shape[2]), axis=0)
+    common = base > common_level
+    if common.any():
+        lifted = np.clip((v - base) / np.maximum(1.0 - base, 1e-6), 0.0, 1.0)
+        v = np.where(common[None, None, :], lifted, v)
     return np.concatenate([1.0 - v.max(axis=2, keepdims=True), v], axis=2)
 
 
@@ -336,7 +346,7 @@ def _match(obs: Observation, catalog: Catalog, cfg: IdentifyConfig, colour: bool
     wsum = cfg.w_layout + cfg.w_symbol + w_colour
     best: dict[str, tuple[float, int, CatalogCard, float]] = {}
     turns: dict[str, list[tuple[float, int]]] = {}
-    evidence = _symbol_evidence(obs.symbols, cfg.symbol_share)
+    evidence = _symbol_evidence(obs.symbols, cfg.symbol_share, cfg.symbol_common)
     var = _variants(catalog.cards).get(shape)
     if var is not None:
         # every candidate of the grid's shape at once

@@ -30,7 +30,7 @@ def _one_by_one(obs: Observation, colour: bool) -> list[tuple[float, str, int]]:
     """Each card's best (score, id, turn), each catalog turn scored alone."""
     cfg = default_config()
     w_colour = cfg.w_colour if colour else 0.0
-    evidence = _symbol_evidence(obs.symbols, cfg.symbol_share)
+    evidence = _symbol_evidence(obs.symbols, cfg.symbol_share, cfg.symbol_common)
     best: dict[str, tuple[float, str, int]] = {}
     for card in builtin_catalog().cards:
         for k in range(4):
