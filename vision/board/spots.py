@@ -11,6 +11,7 @@ from __future__ import annotations
 import itertools
 import math
 from dataclasses import dataclass
+from typing import Any
 
 import cv2
 import numpy as np
@@ -80,8 +81,8 @@ def _lattice(size: int, margin: float | NDArray[np.float64], ox: float | NDArray
     """The spot centres of regular 5x5 lattices in a square of ``size`` pixels.
 
     ``margin``, ``ox`` and ``oy`` (fractions of ``size``; numbers, or arrays of one shape ``P``)
-    give each lattice's border and offset -> centres ``(*P, 5, 5, 2)`` (x, y; row ``i`` runs
-    along x) and pitches ``P``."""
+    give each lattice's border and offset -> centres ``(*P, 5, 5, 2)`` (``[..., i, j]`` is the
+    x of column ``j`` and the y of row ``i``) and pitches ``P``."""
     m = np.asarray(margin, np.float64) * size
     pitch = (size - 2 * m) / 5.0
     idx = (np.arange(5) + 0.5) * pitch[..., None] + m[..., None]  # (*P, 5)
@@ -117,8 +118,8 @@ def ring_edge(gx: NDArray[np.float32], gy: NDArray[np.float32], centres: NDArray
     return radial_edge(gx, gy, c[..., 0:1] + r * cs, c[..., 1:2] + r * sn, cs, sn)
 
 
-def radial_edge(gx: NDArray[np.float32], gy: NDArray[np.float32], px: NDArray[np.float64],
-                py: NDArray[np.float64], ux: NDArray[np.float64], uy: NDArray[np.float64],
+def radial_edge(gx: NDArray[np.float32], gy: NDArray[np.float32], px: NDArray[np.floating[Any]],
+                py: NDArray[np.floating[Any]], ux: NDArray[np.floating[Any]], uy: NDArray[np.floating[Any]],
                 ) -> NDArray[np.float64]:
     """(|radial| - |tangential|) gradient at points ``(px, py)`` (the nearest pixel, clipped to the
     image) whose outward unit direction is ``(ux, uy)``; all four broadcast to one shape, which the
