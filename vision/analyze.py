@@ -104,7 +104,7 @@ def scale_reading(reading: SceneReading, scale: float, original_size: tuple[int,
 
     Use it when the image was read at a reduced size (:func:`vision.imageio.decode_image` decodes
     large photos downscaled): corners of the cards, their printed grids, the expedition card and
-    the board are mapped pixel centre to pixel centre.
+    the board, and the board's spot centres, are mapped pixel centre to pixel centre.
 
     Parameters
     ----------
@@ -131,6 +131,8 @@ def scale_reading(reading: SceneReading, scale: float, original_size: tuple[int,
         exp = dataclasses.replace(exp, corners=_scale_quad(exp.corners, scale))
     board = reading.board
     if board is not None:
-        board = dataclasses.replace(board, corners=_scale_quad(board.corners, scale))
+        spots = None if board.spots is None else tuple(
+            tuple(((x + 0.5) * scale - 0.5, (y + 0.5) * scale - 0.5) for x, y in row) for row in board.spots)
+        board = dataclasses.replace(board, corners=_scale_quad(board.corners, scale), spots=spots)
     return dataclasses.replace(reading, width=int(original_size[0]), height=int(original_size[1]),
                                cards=cards, expedition=exp, board=board)

@@ -90,20 +90,26 @@ class BoardReading:
 
     ``cells`` holds 5 strings of 5 letters from ``WUGRKPY.``; an unknown (occluded) spot
     holds ``?`` and is listed in ``unknown``. ``confidence[r][c]`` lies in ``[0, 1]``.
+    ``spots[r][c]``, when known, is the image position of spot ``(r, c)``'s centre, where the
+    reader measured it.
     """
 
     corners: Quad
     cells: tuple[str, ...]
     confidence: tuple[tuple[float, ...], ...]
     unknown: tuple[Cell, ...] = ()
+    spots: tuple[tuple[Point, ...], ...] | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "corners": _quad_json(self.corners),
             "cells": list(self.cells),
             "confidence": [[_score(v) for v in row] for row in self.confidence],
             "unknown": _cells_json(self.unknown),
         }
+        if self.spots is not None:
+            out["spots"] = [[[round(float(x), 1), round(float(y), 1)] for x, y in row] for row in self.spots]
+        return out
 
 
 @dataclass(frozen=True)

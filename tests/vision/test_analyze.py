@@ -19,7 +19,8 @@ def _reading() -> SceneReading:
     bare = CardReading(id=None, colour=None, confidence=0.2, corners=QUAD, marked=(), uncertain=(),
                        complete=False, partial=True)
     exp = ExpeditionReading("e2", 0.8, QUAD, ((0, 0), (0, 1), (0, 2)))
-    board = BoardReading(QUAD, ("WUGRK",) * 5, ((1.0,) * 5,) * 5)
+    spots = tuple(tuple((10.0 + 6 * c, 20.0 + 8 * r) for c in range(5)) for r in range(5))
+    board = BoardReading(QUAD, ("WUGRK",) * 5, ((1.0,) * 5,) * 5, spots=spots)
     return SceneReading(width=80, height=60, cards=(card, bare), expedition=exp, board=board, elapsed_ms=5.0)
 
 
@@ -31,6 +32,8 @@ def test_positions_map_pixel_centre_to_pixel_centre() -> None:
     assert scaled.cards[1].corners == want and scaled.cards[1].grid_corners is None
     assert scaled.expedition is not None and scaled.expedition.corners == want
     assert scaled.board is not None and scaled.board.corners == want
+    assert scaled.board.spots is not None
+    assert scaled.board.spots[0][0] == (20.5, 40.5) and scaled.board.spots[4][4] == (68.5, 104.5)
     # everything that is not a position stays as read
     assert scaled.cards[0].marked == ((0, 1),) and scaled.board.cells == ("WUGRK",) * 5
     assert scaled.expedition.cells == ((0, 0), (0, 1), (0, 2)) and scaled.elapsed_ms == 5.0

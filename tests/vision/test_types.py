@@ -23,6 +23,14 @@ def test_non_finite_confidences_become_zero() -> None:
     doc = json.loads(text)
     assert doc["card"]["confidence"] == 0.0
     assert doc["board"]["confidence"][0] == [0.0, 0.5, 0.0, 1.0, 0.25]
+    assert "spots" not in doc["board"]  # a reading without measured spot centres
+
+
+def test_board_spots_serialise_row_by_row() -> None:
+    spots = tuple(tuple((1.04 + c, 2.0 + 10 * r) for c in range(5)) for r in range(5))
+    board = BoardReading(QUAD, ("WUGRK",) * 5, ((1.0,) * 5,) * 5, spots=spots)
+    doc = json.loads(json.dumps(board.to_json(), allow_nan=False))
+    assert doc["spots"][0][0] == [1.0, 2.0] and doc["spots"][4][1] == [2.0, 42.0]
 
 
 def test_demo_frames_read_to_strict_json() -> None:

@@ -16,15 +16,17 @@ _LABEL_BGR: dict[str, tuple[int, int, int]] = {
 
 
 def spot_centres(reading: BoardReading, margin: float = 0.12) -> NDArray[np.float64]:
-    """Approximate image positions of the 25 spots, for drawing.
+    """Image positions of the 25 spots, for drawing.
 
-    The reader reports only the board's corners; spots are placed on a lattice inset by
-    ``margin`` of the board side.
+    The spot centres the reader measured, when the reading has them; otherwise (a reading made
+    elsewhere, with corners only) a lattice inset by ``margin`` of the board side.
 
     Returns
     -------
     (5, 5, 2) float64 array of ``(x, y)`` image pixels
     """
+    if reading.spots is not None:
+        return np.asarray(reading.spots, np.float64).reshape(5, 5, 2)
     quad = np.asarray(reading.corners, np.float32)
     unit = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32)
     hom = cv2.getPerspectiveTransform(unit, quad)
@@ -33,13 +35,17 @@ def spot_centres(reading: BoardReading, margin: float = 0.12) -> NDArray[np.floa
     return cv2.perspectiveTransform(grid, hom).reshape(5, 5, 2).astype(np.float64)
 
 
-def draw_board(image: NDArray[np.uint8], reading: BoardReading | None) -> NDArray[np.uint8]:
+def draw_board(image: NDArray[np.uint8], reading: BoardReading | None,
+               doubtful: float = 0.2) -> NDArray[np.uint8]:
     """Draw the board outline, a label per spot and the unknown spots on a copy of ``image``.
+
+    A spot read with a confidence under ``doubtful`` gets a dashed ring: worth a look.
 
     Parameters
     ----------
     image : (H, W, 3) uint8 BGR array
     reading : BoardReading or None (then the image is returned unchanged, as a copy)
+    doubtful : float
 
     Returns
     -------
@@ -63,9 +69,18 @@ def draw_board(image: NDArray[np.uint8], reading: BoardReading | None) -> NDArra
                 d = round(12 * scale)
                 cv2.line(out, (x - d, y - d), (x + d, y + d), colour, thick, cv2.LINE_AA)
                 cv2.line(out, (x - d, y + d), (x + d, y - d), colour, thick, cv2.LINE_AA)
+            elif float(reading.confidence[r][c]) < doubtful:
+                _dashed_ring(out, (x, y), round(16 * scale), (0, 165, 255), thick)
             font = 0.6 * scale
             (tw, th), _ = cv2.getTextSize(letter, cv2.FONT_HERSHEY_SIMPLEX, font, thick)
             org = (x - tw // 2, y + th // 2)
             cv2.putText(out, letter, org, cv2.FONT_HERSHEY_SIMPLEX, font, (0, 0, 0), thick + 2, cv2.LINE_AA)
             cv2.putText(out, letter, org, cv2.FONT_HERSHEY_SIMPLEX, font, colour, thick, cv2.LINE_AA)
     return out
+
+
+def _dashed_ring(out: NDArray[np.uint8], centre: tuple[int, int], radius: int,
+                 colour: tuple[int, int, int], thick: int) -> None:
+    """A ring of 8 dashes round ``centre``, drawn into ``out``."""
+    for k in range(8):
+        cv2.ellipse(out, centre, (radius, radius), 0.0, 45.0 * k, 45.0 * k + 25.0, colour, thick, cv2.LINE_AA)

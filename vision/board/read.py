@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import cv2
 import numpy as np
 from numpy.typing import NDArray
 
@@ -184,4 +185,15 @@ def read(image: NDArray[np.uint8], profile: ProfileLike | None = None,
         cells=result.cells,
         confidence=tuple(tuple(float(v) for v in row) for row in result.confidence),
         unknown=unknown,
+        spots=_spots_in_image(found),
     )
+
+
+def _spots_in_image(found: Located) -> tuple[tuple[tuple[float, float], ...], ...]:
+    """The image positions of the lattice's 25 spot centres (rows as in the reading)."""
+    size = float(found.rect.shape[0])
+    square = np.array([[0, 0], [size, 0], [size, size], [0, size]], np.float32)
+    to_image = cv2.getPerspectiveTransform(square, np.asarray(found.corners, np.float32))
+    pts = cv2.perspectiveTransform(found.grid.centres.reshape(-1, 1, 2).astype(np.float64), to_image)
+    xy = pts.reshape(5, 5, 2)
+    return tuple(tuple((float(x), float(y)) for x, y in row) for row in xy)

@@ -36,3 +36,25 @@ def test_spot_centres_lie_inside_the_board() -> None:
     assert centres.shape == (5, 5, 2)
     assert (centres > 18).all() and (centres < 225).all()
     assert centres[0, 0, 0] < centres[0, 4, 0] and centres[0, 0, 1] < centres[4, 0, 1]
+
+
+def test_labels_sit_on_the_measured_spots_and_doubtful_ones_are_ringed() -> None:
+    spots = tuple(tuple((40.0 + 30 * c, 50.0 + 28 * r) for c in range(5)) for r in range(5))
+    conf = [[0.9] * 5 for _ in range(5)]
+    conf[2][2] = 0.05  # a doubtful white
+    reading = BoardReading(corners=((20.0, 20.0), (220.0, 25.0), (215.0, 225.0), (18.0, 220.0)),
+                           cells=("WWWWW",) * 5, confidence=tuple(tuple(r) for r in conf), spots=spots)
+    np.testing.assert_allclose(spot_centres(reading), np.asarray(spots))
+    image = np.full((240, 240, 3), 100, np.uint8)
+    out = draw_board(image, reading)
+    # each white label is drawn at its measured spot
+    for r, c in ((0, 0), (4, 4), (1, 3)):
+        x, y = (int(v) for v in spots[r][c])
+        patch = out[y - 6:y + 7, x - 6:x + 7]
+        assert (patch.min(axis=2) > 200).any(), (r, c)
+    # the doubtful spot gets an orange ring (B 0, G 165, R 255) at 16 px, the others none
+    def orange(x: int, y: int) -> int:
+        ring = out[y - 18:y + 19, x - 18:x + 19].astype(int)
+        return int(((ring[..., 2] > 200) & (ring[..., 0] < 80) & (abs(ring[..., 1] - 165) < 50)).sum())
+    assert orange(100, 106) > 20
+    assert orange(40, 50) == 0 and orange(160, 162) == 0

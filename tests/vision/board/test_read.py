@@ -30,6 +30,21 @@ def test_easy_scenes_are_read_exactly(seed: int) -> None:
     assert len(reading.confidence) == 5 and all(len(row) == 5 for row in reading.confidence)
 
 
+def test_spot_centres_are_reported_where_the_tokens_lie() -> None:
+    """The reading places each spot on its token in the photo (for overlays and the page), also
+    on a board seen at a slant."""
+    for seed, tier in ((3, "easy"), (4, "typical"), (5, "hard")):
+        scene = render_board_scene(np.random.default_rng(seed), tier, SIZE, hand=False)
+        reading = read(scene.image)
+        assert reading is not None and reading.spots is not None
+        truth = np.asarray(scene.spots_px, np.float64)
+        pitch = float(np.median(np.linalg.norm(np.diff(truth, axis=1), axis=-1)))
+        offset = np.linalg.norm(np.asarray(reading.spots, np.float64) - truth, axis=-1)
+        assert offset.max() < 0.15 * pitch, (seed, tier, offset.max() / pitch)
+        board = reading.to_json()
+        assert len(board["spots"]) == 5 and all(len(row) == 5 for row in board["spots"])
+
+
 def test_typical_scenes_have_few_spot_errors() -> None:
     wrong = total = 0
     for seed in range(100, 106):
