@@ -39,7 +39,8 @@ def draw_board(image: NDArray[np.uint8], reading: BoardReading | None,
                doubtful: float = 0.2) -> NDArray[np.uint8]:
     """Draw the board outline, a label per spot and the unknown spots on a copy of ``image``.
 
-    A spot read with a confidence under ``doubtful`` gets a dashed ring: worth a look.
+    A spot read with a confidence under ``doubtful`` gets a dashed orange ring round its token:
+    worth a look.
 
     Parameters
     ----------
@@ -60,6 +61,9 @@ def draw_board(image: NDArray[np.uint8], reading: BoardReading | None,
     cv2.polylines(out, [quad.reshape(-1, 1, 2)], True, (0, 255, 255), thick, cv2.LINE_AA)
     cv2.circle(out, (int(quad[0][0]), int(quad[0][1])), round(6 * scale), (0, 255, 255), -1, cv2.LINE_AA)
     centres = spot_centres(reading)
+    # a ring just round a token: a little under half the spacing of neighbouring spots
+    pitch = float(np.median(np.linalg.norm(np.diff(centres, axis=1), axis=-1)))
+    ring_r = max(4, round(0.45 * pitch))
     for r in range(5):
         for c in range(5):
             letter = reading.cells[r][c]
@@ -70,7 +74,7 @@ def draw_board(image: NDArray[np.uint8], reading: BoardReading | None,
                 cv2.line(out, (x - d, y - d), (x + d, y + d), colour, thick, cv2.LINE_AA)
                 cv2.line(out, (x - d, y + d), (x + d, y - d), colour, thick, cv2.LINE_AA)
             elif float(reading.confidence[r][c]) < doubtful:
-                _dashed_ring(out, (x, y), round(16 * scale), (0, 165, 255), thick)
+                _dashed_ring(out, (x, y), ring_r, (0, 165, 255), thick)
             font = 0.6 * scale
             (tw, th), _ = cv2.getTextSize(letter, cv2.FONT_HERSHEY_SIMPLEX, font, thick)
             org = (x - tw // 2, y + th // 2)

@@ -52,9 +52,10 @@ def test_labels_sit_on_the_measured_spots_and_doubtful_ones_are_ringed() -> None
         x, y = (int(v) for v in spots[r][c])
         patch = out[y - 6:y + 7, x - 6:x + 7]
         assert (patch.min(axis=2) > 200).any(), (r, c)
-    # the doubtful spot gets an orange ring (B 0, G 165, R 255) at 16 px, the others none
+    # the doubtful spot gets an orange ring (B 0, G 165, R 255) round its token (under half the
+    # 28-30 px spacing), the others none
     def orange(x: int, y: int) -> int:
-        ring = out[y - 18:y + 19, x - 18:x + 19].astype(int)
+        ring = out[y - 15:y + 16, x - 15:x + 16].astype(int)
         return int(((ring[..., 2] > 200) & (ring[..., 0] < 80) & (abs(ring[..., 1] - 165) < 50)).sum())
     assert orange(100, 106) > 20
     assert orange(40, 50) == 0 and orange(160, 162) == 0
