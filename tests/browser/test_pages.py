@@ -155,6 +155,35 @@ def test_photo_upload_gets_the_reading(server: str, page: Any, tmp_path: Path) -
     shot(page, "photo-upload")
 
 
+def test_doubtful_tokens_are_marked_on_the_uploaded_board(server: str, page: Any, tmp_path: Path) -> None:
+    """A board photo under a warm lamp with a glare: the tokens read with low confidence are
+    outlined on the page, the others not."""
+    from vision.analyze import analyze
+    from vision.bench.board import TIERS, bench_rng, scene_conditions
+    from vision.synth.board import render_board_scene
+
+    rng = bench_rng(1, TIERS.index("hard"), 11)
+    conditions = scene_conditions(rng, "hard", (1920, 1080), None)
+    scene = render_board_scene(rng, "hard", (1920, 1080), conditions=conditions)
+    photo = tmp_path / "board.jpg"
+    cv2.imwrite(str(photo), scene.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    board = analyze(cv2.imread(str(photo)), "auto").to_json("auto")["board"]
+    assert board is not None
+    doubtful = {(r, c) for r in range(5) for c in range(5)
+                if board["cells"][r][c] != "?" and board["confidence"][r][c] < 0.2}
+    assert doubtful, "the scene has doubtful tokens"
+    page.goto(server + "/history")
+    page.set_input_files("#upload-file", str(photo))
+    page.click("#upload-form button[type=submit]")
+    page.wait_for_selector("#upload-result[data-done]")
+    spans = page.locator("#upload-result .board span")
+    assert spans.count() == 25
+    marked = {divmod(i, 5) for i in range(25) if "doubt" in (spans.nth(i).get_attribute("class") or "")}
+    assert marked == doubtful
+    first = min(doubtful)
+    assert "low confidence" in (spans.nth(5 * first[0] + first[1]).get_attribute("title") or "")
+
+
 def test_bad_upload_shows_the_message(server: str, page: Any, tmp_path: Path) -> None:
     bogus = tmp_path / "notes.jpg"
     bogus.write_bytes(b"this is not a photo")

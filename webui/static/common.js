@@ -58,14 +58,23 @@ gt.expeditionId = function (reading) {
 
 gt.cellsText = function (cells) { return (cells || []).map((c) => "(" + c[0] + "," + c[1] + ")").join(" "); };
 
-gt.boardNode = function (cells, compare) {
+// Below this confidence a token read from a photo is worth a look (the overlay rings it too).
+gt.DOUBTFUL = 0.2;
+
+gt.boardNode = function (cells, compare, confidence) {
   const board = gt.el("div", { class: "board" });
   for (let r = 0; r < 5; r++) {
     for (let c = 0; c < 5; c++) {
       const ch = (cells && cells[r] && cells[r][c]) || "?";
       const cls = ch === "." ? "tok-empty" : ch === "?" ? "tok-unknown" : "tok-" + ch;
       const changed = compare && compare[r] && compare[r][c] !== ch ? " changed" : "";
-      board.append(gt.el("span", { class: cls + changed, title: "(" + r + "," + c + ")", text: ch }));
+      const conf = confidence && confidence[r] ? confidence[r][c] : undefined;
+      const doubt = ch !== "?" && typeof conf === "number" && conf < gt.DOUBTFUL;
+      board.append(gt.el("span", {
+        class: cls + changed + (doubt ? " doubt" : ""),
+        title: "(" + r + "," + c + ")" + (doubt ? " read with low confidence: check it" : ""),
+        text: ch,
+      }));
     }
   }
   return board;
@@ -92,7 +101,9 @@ gt.renderReading = function (node, reading) {
   }
   if (reading.board !== undefined) {
     if (reading.board) {
-      node.append(gt.el("p", { class: "board-read", text: "Splendor Duel board:" }), gt.boardNode(gt.boardCells(reading)));
+      const conf = Array.isArray(reading.board) ? undefined : reading.board.confidence;
+      node.append(gt.el("p", { class: "board-read", text: "Splendor Duel board:" }),
+        gt.boardNode(gt.boardCells(reading), undefined, conf));
     } else {
       node.append(gt.el("p", { class: "muted", text: "No Splendor Duel board in view." }));
     }
