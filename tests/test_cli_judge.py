@@ -103,3 +103,21 @@ def test_no_board_is_exit_2(tmp_path: Path, rng: np.random.Generator) -> None:
 def test_unknown_game_is_a_usage_error(tmp_path: Path) -> None:
     code, _ = _judge("a.jpg", "b.jpg", "--game", "silver-gold")
     assert code == 2
+
+
+def test_a_changed_spot_read_with_low_confidence_is_named() -> None:
+    """The verdict rests on the changed spots: one read with low confidence is named for a check,
+    a doubtful spot the move did not touch is not."""
+    from vision.types import BoardReading
+    from webui.commands.judge import _doubts, judge_readings
+
+    quad = ((0.0, 0.0), (10.0, 0.0), (10.0, 10.0), (0.0, 10.0))
+    conf = ((1.0,) * 5,) * 5
+    after_rows = ("....U", "UGRKP", "Y.GRK", "KUGRY", "P.YWK")
+    before = BoardReading(quad, BOARD, conf, doubtful=((4, 4),))  # untouched by the take
+    after = BoardReading(quad, after_rows, conf, doubtful=((0, 1), (4, 4)))
+    change, k = judge_readings(BOARD, after_rows, 0)
+    assert change.legal and (0, 1) in {tuple(c) for c in change.cells}
+    note = _doubts(change, k, before, after)
+    assert note == " — check (0,1) in the after photo: read with low confidence"
+    assert _doubts(change, k, before, BoardReading(quad, after_rows, conf)) == ""

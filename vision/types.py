@@ -91,7 +91,8 @@ class BoardReading:
     ``cells`` holds 5 strings of 5 letters from ``WUGRKPY.``; an unknown (occluded) spot
     holds ``?`` and is listed in ``unknown``. ``confidence[r][c]`` lies in ``[0, 1]``.
     ``spots[r][c]``, when known, is the image position of spot ``(r, c)``'s centre, where the
-    reader measured it.
+    reader measured it. ``doubtful`` lists the spots read with a confidence under the reader's
+    ``doubtful_confidence``: worth a look before a verdict is trusted.
     """
 
     corners: Quad
@@ -99,6 +100,7 @@ class BoardReading:
     confidence: tuple[tuple[float, ...], ...]
     unknown: tuple[Cell, ...] = ()
     spots: tuple[tuple[Point, ...], ...] | None = None
+    doubtful: tuple[Cell, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -106,6 +108,7 @@ class BoardReading:
             "cells": list(self.cells),
             "confidence": [[_score(v) for v in row] for row in self.confidence],
             "unknown": _cells_json(self.unknown),
+            "doubtful": _cells_json(self.doubtful),
         }
         if self.spots is not None:
             out["spots"] = [[[round(float(x), 1), round(float(y), 1)] for x, y in row] for row in self.spots]

@@ -169,8 +169,7 @@ def test_doubtful_tokens_are_marked_on_the_uploaded_board(server: str, page: Any
     cv2.imwrite(str(photo), scene.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
     board = analyze(cv2.imread(str(photo)), "auto").to_json("auto")["board"]
     assert board is not None
-    doubtful = {(r, c) for r in range(5) for c in range(5)
-                if board["cells"][r][c] != "?" and board["confidence"][r][c] < 0.2}
+    doubtful = {(r, c) for r, c in board["doubtful"]}
     assert doubtful, "the scene has doubtful tokens"
     page.goto(server + "/history")
     page.set_input_files("#upload-file", str(photo))

@@ -98,6 +98,7 @@ class BoardConfig:
     light_prior: float
     calibrated_light_prior: float
     confidence_scale: float
+    doubtful_confidence: float
     clipped_light_margin: float
     spread_weight: float
     ring_edge_fracs: tuple[float, ...]

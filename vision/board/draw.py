@@ -35,18 +35,16 @@ def spot_centres(reading: BoardReading, margin: float = 0.12) -> NDArray[np.floa
     return cv2.perspectiveTransform(grid, hom).reshape(5, 5, 2).astype(np.float64)
 
 
-def draw_board(image: NDArray[np.uint8], reading: BoardReading | None,
-               doubtful: float = 0.2) -> NDArray[np.uint8]:
+def draw_board(image: NDArray[np.uint8], reading: BoardReading | None) -> NDArray[np.uint8]:
     """Draw the board outline, a label per spot and the unknown spots on a copy of ``image``.
 
-    A spot read with a confidence under ``doubtful`` gets a dashed orange ring round its token:
-    worth a look.
+    A doubtful spot (``reading.doubtful``: read with low confidence) gets a dashed orange ring
+    round its token: worth a look.
 
     Parameters
     ----------
     image : (H, W, 3) uint8 BGR array
     reading : BoardReading or None (then the image is returned unchanged, as a copy)
-    doubtful : float
 
     Returns
     -------
@@ -64,6 +62,7 @@ def draw_board(image: NDArray[np.uint8], reading: BoardReading | None,
     # a ring just round a token: a little under half the spacing of neighbouring spots
     pitch = float(np.median(np.linalg.norm(np.diff(centres, axis=1), axis=-1)))
     ring_r = max(4, round(0.45 * pitch))
+    doubtful = set(reading.doubtful)
     for r in range(5):
         for c in range(5):
             letter = reading.cells[r][c]
@@ -73,7 +72,7 @@ def draw_board(image: NDArray[np.uint8], reading: BoardReading | None,
                 d = round(12 * scale)
                 cv2.line(out, (x - d, y - d), (x + d, y + d), colour, thick, cv2.LINE_AA)
                 cv2.line(out, (x - d, y + d), (x + d, y - d), colour, thick, cv2.LINE_AA)
-            elif float(reading.confidence[r][c]) < doubtful:
+            elif (r, c) in doubtful:
                 _dashed_ring(out, (x, y), ring_r, (0, 165, 255), thick)
             font = 0.6 * scale
             (tw, th), _ = cv2.getTextSize(letter, cv2.FONT_HERSHEY_SIMPLEX, font, thick)

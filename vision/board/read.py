@@ -179,6 +179,8 @@ def read(image: NDArray[np.uint8], profile: ProfileLike | None = None,
     samples = sample_spots(found.rect, found.grid, cfg)
     result = classify(samples, model, cfg)
     unknown = tuple((r, c) for r in range(5) for c in range(5) if result.cells[r][c] == "?")
+    unsure = result.confidence < cfg.doubtful_confidence
+    doubtful = tuple((r, c) for r in range(5) for c in range(5) if result.cells[r][c] != "?" and unsure[r, c])
     corners = tuple((float(x), float(y)) for x, y in found.corners)
     return BoardReading(
         corners=corners,  # type: ignore[arg-type]
@@ -186,6 +188,7 @@ def read(image: NDArray[np.uint8], profile: ProfileLike | None = None,
         confidence=tuple(tuple(float(v) for v in row) for row in result.confidence),
         unknown=unknown,
         spots=_spots_in_image(found),
+        doubtful=doubtful,
     )
 
 

@@ -96,6 +96,15 @@ def describe(change: Any, before: tuple[str, ...], k: int) -> str:
     return f"{what}: {verdict}{note}"
 
 
+def _doubts(change: Any, k: int, before: Any, after: Any) -> str:
+    """A note naming the changed spots that either photo read with low confidence (their reading
+    decides the verdict), or nothing."""
+    changed = {_unrotate_cell((r, c), k) for r, c in change.cells}
+    unsure = [f"({r},{c}) in the {which} photo" for which, reading in (("before", before), ("after", after))
+              for r, c in sorted(reading.doubtful) if (r, c) in changed]
+    return f" — check {', '.join(unsure)}: read with low confidence" if unsure else ""
+
+
 def _read_board(path: str, profile: Any) -> Any:
     from vision.board import read
     from vision.imageio import read_image
@@ -129,7 +138,7 @@ def judge(before: str, after: str, game: str, profile_arg: str | None, privilege
     first = _read_board(before, profile)
     second = _read_board(after, profile)
     change, k = judge_readings(first.cells, second.cells, privileges)
-    text = describe(change, first.cells, k)
+    text = describe(change, first.cells, k) + _doubts(change, k, first, second)
     if as_json:
         data = change.to_json()
         for key in ("cells", "take_cells", "privilege_cells", "refill_cells", "unknown_cells"):

@@ -58,21 +58,19 @@ gt.expeditionId = function (reading) {
 
 gt.cellsText = function (cells) { return (cells || []).map((c) => "(" + c[0] + "," + c[1] + ")").join(" "); };
 
-// Below this confidence a token read from a photo is worth a look (the overlay rings it too).
-gt.DOUBTFUL = 0.2;
-
-gt.boardNode = function (cells, compare, confidence) {
+// `doubtful`: the [r, c] spots the reader read with low confidence (the overlay rings them too).
+gt.boardNode = function (cells, compare, doubtful) {
+  const doubt = new Set((doubtful || []).map((rc) => rc[0] * 5 + rc[1]));
   const board = gt.el("div", { class: "board" });
   for (let r = 0; r < 5; r++) {
     for (let c = 0; c < 5; c++) {
       const ch = (cells && cells[r] && cells[r][c]) || "?";
       const cls = ch === "." ? "tok-empty" : ch === "?" ? "tok-unknown" : "tok-" + ch;
       const changed = compare && compare[r] && compare[r][c] !== ch ? " changed" : "";
-      const conf = confidence && confidence[r] ? confidence[r][c] : undefined;
-      const doubt = ch !== "?" && typeof conf === "number" && conf < gt.DOUBTFUL;
+      const unsure = doubt.has(r * 5 + c);
       board.append(gt.el("span", {
-        class: cls + changed + (doubt ? " doubt" : ""),
-        title: "(" + r + "," + c + ")" + (doubt ? " read with low confidence: check it" : ""),
+        class: cls + changed + (unsure ? " doubt" : ""),
+        title: "(" + r + "," + c + ")" + (unsure ? " read with low confidence: check it" : ""),
         text: ch,
       }));
     }
@@ -101,9 +99,9 @@ gt.renderReading = function (node, reading) {
   }
   if (reading.board !== undefined) {
     if (reading.board) {
-      const conf = Array.isArray(reading.board) ? undefined : reading.board.confidence;
+      const doubtful = Array.isArray(reading.board) ? undefined : reading.board.doubtful;
       node.append(gt.el("p", { class: "board-read", text: "Splendor Duel board:" }),
-        gt.boardNode(gt.boardCells(reading), undefined, conf));
+        gt.boardNode(gt.boardCells(reading), undefined, doubtful));
     } else {
       node.append(gt.el("p", { class: "muted", text: "No Splendor Duel board in view." }));
     }

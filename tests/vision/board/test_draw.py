@@ -43,7 +43,8 @@ def test_labels_sit_on_the_measured_spots_and_doubtful_ones_are_ringed() -> None
     conf = [[0.9] * 5 for _ in range(5)]
     conf[2][2] = 0.05  # a doubtful white
     reading = BoardReading(corners=((20.0, 20.0), (220.0, 25.0), (215.0, 225.0), (18.0, 220.0)),
-                           cells=("WWWWW",) * 5, confidence=tuple(tuple(r) for r in conf), spots=spots)
+                           cells=("WWWWW",) * 5, confidence=tuple(tuple(r) for r in conf), spots=spots,
+                           doubtful=((2, 2),))
     np.testing.assert_allclose(spot_centres(reading), np.asarray(spots))
     image = np.full((240, 240, 3), 100, np.uint8)
     out = draw_board(image, reading)

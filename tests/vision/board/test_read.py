@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from vision.analyze import analyze
-from vision.board import learn_tokens, read
+from vision.board import default_config, learn_tokens, read
 from vision.synth.board import render_board_scene
 
 SIZE = (1280, 720)
@@ -43,6 +43,10 @@ def test_spot_centres_are_reported_where_the_tokens_lie() -> None:
         assert offset.max() < 0.15 * pitch, (seed, tier, offset.max() / pitch)
         board = reading.to_json()
         assert len(board["spots"]) == 5 and all(len(row) == 5 for row in board["spots"])
+        # the doubtful spots are the readable ones under the configured confidence
+        limit = default_config().doubtful_confidence
+        assert set(reading.doubtful) == {(r, c) for r in range(5) for c in range(5)
+                                         if reading.cells[r][c] != "?" and reading.confidence[r][c] < limit}
 
 
 def test_typical_scenes_have_few_spot_errors() -> None:
