@@ -52,6 +52,7 @@ class CardReading:
     grid_rotation: int = 0
     grid_shape: tuple[int, int] | None = None
     grid_corners: Quad | None = None  # the printed grid box (TL, TR, BR, BL as seen upright), image px
+    doubtful: bool = False  # named, but with a confidence low enough to ask for a check
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -64,6 +65,7 @@ class CardReading:
             "complete": bool(self.complete),
             "partial": bool(self.partial),
             "grid_rotation": int(self.grid_rotation),
+            "doubtful": bool(self.doubtful),
         }
 
 

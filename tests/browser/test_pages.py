@@ -155,6 +155,28 @@ def test_photo_upload_gets_the_reading(server: str, page: Any, tmp_path: Path) -
     shot(page, "photo-upload")
 
 
+def test_a_card_named_with_low_confidence_asks_for_a_check(server: str, page: Any, tmp_path: Path) -> None:
+    from vision.analyze import analyze
+    from vision.bench.cards import bench_rng
+    from vision.synth.camera import TIERS
+    from vision.synth.scene import render_scene
+
+    scene = render_scene(bench_rng(0, TIERS.index("typical"), 7), "typical")
+    photo = tmp_path / "cards.jpg"
+    cv2.imwrite(str(photo), scene.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    cards = analyze(cv2.imread(str(photo)), "auto").to_json("auto")["cards"]
+    doubtful = [c["id"] for c in cards if c["doubtful"]]
+    assert doubtful, "the scene has cards named on a thin lead"
+    page.goto(server + "/history")
+    page.set_input_files("#upload-file", str(photo))
+    page.click("#upload-form button[type=submit]")
+    page.wait_for_selector("#upload-result[data-done]")
+    lines = page.locator("#upload-result li.card-read")
+    asked = {lines.nth(i).get_attribute("data-card") for i in range(lines.count())
+             if "check the card" in lines.nth(i).inner_text()}
+    assert asked == set(doubtful)
+
+
 def test_doubtful_tokens_are_marked_on_the_uploaded_board(server: str, page: Any, tmp_path: Path) -> None:
     """A board photo under a warm lamp with a glare: the tokens read with low confidence are
     outlined on the page, the others not."""

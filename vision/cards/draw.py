@@ -56,7 +56,8 @@ def draw_cards(image: NDArray[np.uint8], readings: Sequence[CardReading]) -> NDA
     -------
     (H, W, 3) uint8 array
         A copy: green outline for an identified card, orange for unknown, grey for partial; the
-        top-left corner dotted; marked cells crossed in red, uncertain cells boxed in yellow.
+        top-left corner dotted; a doubtful card's id followed by "check"; marked cells crossed in
+        red, uncertain cells boxed in yellow.
     """
     out = image.copy()
     thick = max(1, round(max(image.shape[:2]) / 800))
@@ -65,7 +66,7 @@ def draw_cards(image: NDArray[np.uint8], readings: Sequence[CardReading]) -> NDA
         colour = _PARTIAL if rd.partial else (_GOOD if rd.id else _UNKNOWN)
         cv2.polylines(out, [quad], True, colour, thick + 1, cv2.LINE_AA)
         cv2.circle(out, tuple(int(v) for v in quad[0]), 3 * thick + 2, colour, -1, cv2.LINE_AA)
-        label = rd.id or ("partial" if rd.partial else "?")
+        label = (rd.id + " check" if rd.doubtful else rd.id) if rd.id else ("partial" if rd.partial else "?")
         org = (int(quad[:, 0].min()), max(12, int(quad[:, 1].min()) - 6))
         _label(out, label, org, colour, thick)
         if rd.grid_corners is None or rd.grid_shape is None:

@@ -46,6 +46,7 @@ class IdentifyConfig:
     min_layout: float
     min_margin: float
     full_margin: float
+    doubtful_confidence: float
     clear_layout: float
     min_turn_margin: float
     turn_evidence: float

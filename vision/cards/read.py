@@ -650,10 +650,11 @@ def _finish(p: _Prepared, templates: dict[str, NDArray[np.bool_]], cfg: CardsCon
         marked = sorted(marked_set - unsure)
         uncertain = sorted(unsure)
     colour = ident.card.colour if ident.card is not None else obs.colour
+    confidence = ident.confidence * (0.5 + 0.5 * face.upright_confidence)
     return CardReading(
         id=ident.card.id if ident.card is not None else None,
         colour=colour,
-        confidence=ident.confidence * (0.5 + 0.5 * face.upright_confidence),
+        confidence=confidence,
         corners=_quad(face.corners),
         marked=tuple(marked),
         uncertain=tuple(uncertain),
@@ -662,6 +663,7 @@ def _finish(p: _Prepared, templates: dict[str, NDArray[np.bool_]], cfg: CardsCon
         grid_rotation=ident.rotation,
         grid_shape=grid.shape,
         grid_corners=_quad(_grid_box(grid, face.to_face)),
+        doubtful=ident.card is not None and confidence < cfg.identify.doubtful_confidence,
     )
 
 

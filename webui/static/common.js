@@ -91,6 +91,7 @@ gt.renderReading = function (node, reading) {
       list.append(gt.el("li", { class: "card-read", "data-card": card.id || "" },
         gt.el("strong", { text: what }), seat + " — " + (card.marked || []).length + " marked cells",
         card.complete ? gt.el("span", { class: "ok", text: " complete" }) : null,
+        card.doubtful ? gt.el("span", { class: "doubt-text", text: " · named with low confidence: check the card" }) : null,
         (card.uncertain || []).length ? " · unsure: " + gt.cellsText(card.uncertain) : null));
     }
     node.append(gt.el("p", { class: "cards-count", text: cards.length + " map card(s) recognised" }), list);
