@@ -15,8 +15,9 @@ shadows), then:
    held near zero;
 4. each spot takes the nearest kind, jointly: no kind more often than the game has tokens of it,
    and white against pearl by the light tokens' tints relative to each other (a token with a
-   clipped channel by its other two, and by its clipped channels as lower bounds of its tint); a
-   spot too far from every kind is unknown;
+   clipped channel by its other two, and by its clipped channels as lower bounds of its tint; a
+   spot that another split labels about as well keeps its kind with no confidence); a spot too far
+   from every kind is unknown;
 5. under a glare (white light added, which the board patches between the spots show) the spots
    are read again with that light taken away, and a spot the second reading names more surely
    takes that kind.
@@ -825,9 +826,10 @@ def _classify_once(samples: SpotSamples, model: TokenModel,
         far &= ~paled
         kinds[far] = "?"
         # white against pearl needs two unclipped channels: with fewer, when the two kinds fit
-        # about equally, the spot is unknown rather than a guess
-        # (a spot the split judged by its clipped channels' bounds is unknown only when tied)
-        blind = (_clipped_light(d, best, sat[tokens], model, cfg) & ~judged) | tied
+        # about equally, the spot is unknown rather than a guess (unless the split judged it by
+        # its clipped channels' bounds). A spot another split labels otherwise about as well keeps
+        # the best split's kind, with no confidence: a doubtful reading, not an unknown spot
+        blind = _clipped_light(d, best, sat[tokens], model, cfg) & ~judged
         kinds[blind] = "?"
         d_hand = _hand_distance(chroma(x[tokens] - shift - white), cfg)
         hand |= (d_hand < cfg.hand_distance) & (d_hand < d1) & (lit >= cfg.hand_min_brightness)
@@ -856,7 +858,7 @@ def _classify_once(samples: SpotSamples, model: TokenModel,
         letters[tokens] = kinds
         d1 = np.where(paled, dg[np.arange(len(dg)), best], d1)
         c = (1.0 - np.exp(-np.maximum(d2 - d1, 0.0) / cfg.confidence_scale)) * np.clip(1.0 - d1 / limit, 0, 1)
-        c[hand | blind | far] = 0.0
+        c[hand | blind | far | tied] = 0.0
         c[back] = 1.0 - np.clip(de[back] / (2 * cfg.empty_distance), 0, 1) * 0.5
         c[glared] = 1.0 - np.clip(residual[tokens][glared] / cfg.glare_empty_residual, 0, 1) * 0.5
         conf[tokens] = c

@@ -151,3 +151,23 @@ def test_light_tokens_that_look_like_skin_under_a_warm_lights_first_estimate_are
     before = read(scene.image, config=first_light_only)
     assert before is not None
     assert "?" in [before.cells[r][c] for r, c in light]
+
+
+@pytest.mark.parametrize(("seed", "index", "spot", "kind"), [(1, 58, (3, 0), "W"), (2, 18, (3, 0), "P")])
+def test_a_white_pearl_tie_is_a_doubtful_reading_not_an_unknown(seed: int, index: int,
+                                                                 spot: tuple[int, int], kind: str) -> None:
+    """Under a strong warm lamp, another split of the light tokens into whites and pearls fits
+    about as well as the best one: the spot keeps the best split's kind, with no confidence, and
+    is listed as doubtful (it is visible: unknown would be wrong)."""
+    from vision.bench.board import TIERS, bench_rng, scene_conditions
+
+    rng = bench_rng(seed, TIERS.index("hard"), index)
+    conditions = scene_conditions(rng, "hard", (1920, 1080), None)
+    scene = render_board_scene(rng, "hard", (1920, 1080), conditions=conditions)
+    reading = read(scene.image)
+    assert reading is not None
+    r, c = spot
+    assert scene.cells[r][c] == kind and spot not in scene.occluded
+    assert reading.cells[r][c] == kind
+    assert reading.confidence[r][c] == 0.0
+    assert spot in reading.doubtful and spot not in reading.unknown
