@@ -121,3 +121,18 @@ def test_a_changed_spot_read_with_low_confidence_is_named() -> None:
     note = _doubts(change, k, before, after)
     assert note == " — check (0,1) in the after photo: read with low confidence"
     assert _doubts(change, k, before, BoardReading(quad, after_rows, conf)) == ""
+
+
+def test_a_doubtful_kind_shows_no_change_but_a_doubtful_token_taken_does() -> None:
+    from vision.board.doubt import keep_doubtful_kinds
+    from webui.commands.judge import judge_readings
+
+    # three whites taken from the top row; the pearl at (4, 0) read as white, doubtfully, after
+    after = ("....U", "UGRKP", "Y.GRK", "KUGRY", "W.YWK")
+    kept = keep_doubtful_kinds(BOARD, after, {(0, 1), (4, 0)})
+    assert kept[4][0] == "P"  # the doubtful kind: no change there
+    assert kept[0] == "....U"  # the doubtful white taken still counts
+    change, _ = judge_readings(BOARD, kept, 0)
+    assert change.legal and change.action == "take"
+    # without the doubt the pearl turned white, which no move does
+    assert not judge_readings(BOARD, after, 0)[0].legal

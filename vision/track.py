@@ -24,6 +24,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from vision.board.doubt import keep_doubtful_kinds
 from vision.config import load_config
 from vision.sources import Frame
 from vision.types import BoardReading, CardReading, Cell, Point, Quad, SceneReading
@@ -486,6 +487,9 @@ class Tracker:
             self._board_cand = None
             return old
         value = tuple(board.cells)
+        if old is not None and board.doubtful:
+            # a doubtful kind shows no change of kind (a white or a pearl under a strong cast)
+            value = keep_doubtful_kinds(old, value, board.doubtful)
         if value == old:
             self._board_cand = None
             return old

@@ -25,10 +25,10 @@ def card(cid: str | None, x: float, marked=(), *, partial=False, uncertain=(), c
                        marked=tuple(marked), uncertain=tuple(uncertain), complete=complete, partial=partial)
 
 
-def board(cells=BOARD, unknown=()) -> BoardReading:
-    conf = tuple(tuple(0.9 for _ in range(5)) for _ in range(5))
+def board(cells=BOARD, unknown=(), doubtful=()) -> BoardReading:
+    conf = tuple(tuple(0.0 if (r, c) in doubtful else 0.9 for c in range(5)) for r in range(5))
     return BoardReading(corners=quad(700, 200, 300, 300), cells=tuple(cells), confidence=conf,
-                        unknown=tuple(unknown))
+                        unknown=tuple(unknown), doubtful=tuple(doubtful))
 
 
 def scene(cards=(), b=None, expedition=None) -> SceneReading:
@@ -161,6 +161,23 @@ def test_board_tokens_taken_refilled_and_hand_hold() -> None:
     events = [e for u in ups for e in u.events]
     assert [e.kind for e in events] == ["board_refilled"]
     assert events[0].data["cells"] == [[1, 1], [1, 2]]
+
+
+def test_a_doubtful_kind_is_no_change_but_a_doubtful_token_taken_is() -> None:
+    tracker = Tracker(CFG)
+    feed(tracker, scene(b=board()), 0.0, 8)
+    # the pearl at (1, 1) read as a white, doubtfully, frame after frame: no event, the board holds
+    flipped = ("RUGKW", "WWYUG", "KR.RW", "GUYKP", "UWGRK")
+    ups = feed(tracker, scene(b=board(flipped, doubtful=((1, 1),))), 1.0, 12)
+    assert kinds(ups) == [] and tracker.state.board == BOARD
+    # ... read clearly as a white, it is a change (which the rules then judge)
+    ups = feed(tracker, scene(b=board(flipped)), 2.5, 12)
+    assert kinds(ups) == ["tokens_changed"]
+    # a doubtful token taken is still taken
+    taken = ("RUGKW", "W.YUG", "KR.RW", "GUYKP", "UWGRK")
+    ups = feed(tracker, scene(b=board(taken, doubtful=((0, 0),))), 4.0, 12)
+    events = [e for u in ups for e in u.events]
+    assert [e.kind for e in events] == ["tokens_taken"] and events[0].data["cells"] == [[1, 1]]
 
 
 def test_expedition_shape_change_is_an_event() -> None:

@@ -137,7 +137,11 @@ def judge(before: str, after: str, game: str, profile_arg: str | None, privilege
         profile = resolve_profile(profile_arg)
     first = _read_board(before, profile)
     second = _read_board(after, profile)
-    change, k = judge_readings(first.cells, second.cells, privileges)
+    from vision.board.doubt import keep_doubtful_kinds
+
+    # a doubtful kind shows no change of kind (see keep_doubtful_kinds)
+    after_cells = keep_doubtful_kinds(first.cells, second.cells, {*first.doubtful, *second.doubtful})
+    change, k = judge_readings(first.cells, after_cells, privileges)
     text = describe(change, first.cells, k) + _doubts(change, k, first, second)
     if as_json:
         data = change.to_json()
