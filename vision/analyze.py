@@ -94,8 +94,14 @@ def analyze(
     )
 
 
+def _scale_point(point: tuple[float, float], scale: float) -> tuple[float, float]:
+    """A pixel position of the reduced image in the original's, pixel centre to pixel centre."""
+    x, y = point
+    return ((x + 0.5) * scale - 0.5, (y + 0.5) * scale - 0.5)
+
+
 def _scale_quad(quad: Quad, scale: float) -> Quad:
-    a, b, c, d = (((x + 0.5) * scale - 0.5, (y + 0.5) * scale - 0.5) for x, y in quad)
+    a, b, c, d = (_scale_point(p, scale) for p in quad)
     return (a, b, c, d)
 
 
@@ -132,7 +138,7 @@ def scale_reading(reading: SceneReading, scale: float, original_size: tuple[int,
     board = reading.board
     if board is not None:
         spots = None if board.spots is None else tuple(
-            tuple(((x + 0.5) * scale - 0.5, (y + 0.5) * scale - 0.5) for x, y in row) for row in board.spots)
+            tuple(_scale_point(p, scale) for p in row) for row in board.spots)
         board = dataclasses.replace(board, corners=_scale_quad(board.corners, scale), spots=spots)
     return dataclasses.replace(reading, width=int(original_size[0]), height=int(original_size[1]),
                                cards=cards, expedition=exp, board=board)
