@@ -155,22 +155,29 @@ def test_photo_upload_gets_the_reading(server: str, page: Any, tmp_path: Path) -
     shot(page, "photo-upload")
 
 
-def test_a_card_named_with_low_confidence_asks_for_a_check(server: str, page: Any, tmp_path: Path) -> None:
+def _upload(server: str, page: Any, photo: Path, image: Any) -> dict[str, Any]:
+    """Save ``image`` as the JPEG ``photo``, upload it on the history page and wait for the answer;
+    returns the reading the server should give (``goldtable analyze`` of the same file)."""
     from vision.analyze import analyze
+
+    cv2.imwrite(str(photo), image, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    expected: dict[str, Any] = analyze(cv2.imread(str(photo)), "auto").to_json("auto")
+    page.goto(server + "/history")
+    page.set_input_files("#upload-file", str(photo))
+    page.click("#upload-form button[type=submit]")
+    page.wait_for_selector("#upload-result[data-done]")
+    return expected
+
+
+def test_a_card_named_with_low_confidence_asks_for_a_check(server: str, page: Any, tmp_path: Path) -> None:
     from vision.bench.cards import bench_rng
     from vision.synth.camera import TIERS
     from vision.synth.scene import render_scene
 
     scene = render_scene(bench_rng(0, TIERS.index("typical"), 7), "typical")
-    photo = tmp_path / "cards.jpg"
-    cv2.imwrite(str(photo), scene.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
-    cards = analyze(cv2.imread(str(photo)), "auto").to_json("auto")["cards"]
+    cards = _upload(server, page, tmp_path / "cards.jpg", scene.image)["cards"]
     doubtful = [c["id"] for c in cards if c["doubtful"]]
     assert doubtful, "the scene has cards named on a thin lead"
-    page.goto(server + "/history")
-    page.set_input_files("#upload-file", str(photo))
-    page.click("#upload-form button[type=submit]")
-    page.wait_for_selector("#upload-result[data-done]")
     lines = page.locator("#upload-result li.card-read")
     asked = {lines.nth(i).get_attribute("data-card") for i in range(lines.count())
              if "check the card" in lines.nth(i).inner_text()}
@@ -180,23 +187,16 @@ def test_a_card_named_with_low_confidence_asks_for_a_check(server: str, page: An
 def test_doubtful_tokens_are_marked_on_the_uploaded_board(server: str, page: Any, tmp_path: Path) -> None:
     """A board photo under a warm lamp with a glare: the tokens read with low confidence are
     outlined on the page, the others not."""
-    from vision.analyze import analyze
     from vision.bench.board import TIERS, bench_rng, scene_conditions
     from vision.synth.board import render_board_scene
 
     rng = bench_rng(1, TIERS.index("hard"), 11)
     conditions = scene_conditions(rng, "hard", (1920, 1080), None)
     scene = render_board_scene(rng, "hard", (1920, 1080), conditions=conditions)
-    photo = tmp_path / "board.jpg"
-    cv2.imwrite(str(photo), scene.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
-    board = analyze(cv2.imread(str(photo)), "auto").to_json("auto")["board"]
+    board = _upload(server, page, tmp_path / "board.jpg", scene.image)["board"]
     assert board is not None
     doubtful = {(r, c) for r, c in board["doubtful"]}
     assert doubtful, "the scene has doubtful tokens"
-    page.goto(server + "/history")
-    page.set_input_files("#upload-file", str(photo))
-    page.click("#upload-form button[type=submit]")
-    page.wait_for_selector("#upload-result[data-done]")
     spans = page.locator("#upload-result .board span")
     assert spans.count() == 25
     marked = {divmod(i, 5) for i in range(25) if "doubt" in (spans.nth(i).get_attribute("class") or "")}
