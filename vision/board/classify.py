@@ -711,6 +711,12 @@ def _classify_once(samples: SpotSamples, model: TokenModel,
         ring = samples.ring.reshape(25)
         clustered &= ring >= cfg.ring_empty_keep * float(np.median(ring[seeds]))
     empty &= ~covered & (~ringless | clustered)
+    # every empty place of a board is the same print, with the same faint edge: a spot that looks
+    # like them but shows a much stronger round edge is a token's rim (a light token on a light
+    # board under a warm lamp), when enough clear empty places show what their edge is
+    if seeds.sum() >= cfg.empty_ring_seeds and samples.ring is not None:
+        ring = samples.ring.reshape(25)
+        empty &= ~(ring > cfg.empty_ring_max * float(np.median(ring[seeds])))
     covered |= ringless & ~empty
     letters[empty] = "."
     conf[empty] = 1.0 - np.clip(d_empty[empty] / (2 * cfg.empty_distance), 0, 1) * 0.5

@@ -115,6 +115,8 @@ class BoardConfig:
     hand_cover_min: float = 0.2
     hand_board_contrast: float = 0.15
     ring_empty_keep: float = 0.5
+    empty_ring_max: float = 1.5
+    empty_ring_seeds: int = 4
     clip_feed: float = 0.1
     refine_min_sides: int = 3
     lattice_shift: float = 0.3

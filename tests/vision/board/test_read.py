@@ -171,3 +171,25 @@ def test_a_white_pearl_tie_is_a_doubtful_reading_not_an_unknown(seed: int, index
     assert reading.cells[r][c] == kind
     assert reading.confidence[r][c] == 0.0
     assert spot in reading.doubtful and spot not in reading.unknown
+
+
+def test_a_light_token_with_a_rim_is_no_empty_place() -> None:
+    """A white token on a light board under a warm lamp looks like the board's empty places, but
+    its rim is a much stronger round edge than their print's: it is read as a token, and the
+    board's empty places stay empty."""
+    from vision.bench.board import TIERS, bench_rng, scene_conditions
+
+    rng = bench_rng(1, TIERS.index("hard"), 64)
+    conditions = scene_conditions(rng, "hard", (1920, 1080), None)
+    scene = render_board_scene(rng, "hard", (1920, 1080), conditions=conditions)
+    reading = read(scene.image)
+    assert reading is not None
+    assert scene.cells[0][3] == "W" and reading.cells[0][3] == "W"
+    empties = [(r, c) for r in range(5) for c in range(5) if scene.cells[r][c] == "."]
+    assert len(empties) >= 4 and all(reading.cells[r][c] == "." for r, c in empties)
+    # without the rule the white reads as an empty place
+    import dataclasses
+
+    loose = dataclasses.replace(default_config(), empty_ring_max=1e9)
+    other = read(scene.image, config=loose)
+    assert other is not None and other.cells[0][3] == "."
