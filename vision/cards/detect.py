@@ -575,6 +575,38 @@ def _side_support(near: NDArray[np.bool_], quad: NDArray[np.float64], cfg: Detec
     return float(_sides_support(near, quad, cfg).min())
 
 
+def split_pair(quad: CardQuad) -> tuple[CardQuad, CardQuad]:
+    """The two cards of a quad that may be two cards lying side by side.
+
+    Two cards touching along their long sides make one outline with about a card's aspect
+    (126x88 mm against 63x88), so the outline of such a pair passes as one card. Its halves are
+    cut across its long sides at their middle, taken in the plane of the table (the middle of a
+    quad seen in perspective is not the middle of its image).
+
+    Parameters
+    ----------
+    quad : CardQuad
+        A complete outline, corners clockwise.
+
+    Returns
+    -------
+    (CardQuad, CardQuad)
+        The two halves, each clockwise, complete.
+    """
+    c = np.asarray(quad.corners, np.float64)
+    sides = np.linalg.norm(np.roll(c, -1, axis=0) - c, axis=1)
+    k = 0 if sides[0] + sides[2] >= sides[1] + sides[3] else 1  # sides k and k + 2 are the long ones
+    a, b, cc, d = (c[(k + j) % 4] for j in range(4))
+    plane = np.array([[0, 0], [2, 0], [2, 1], [0, 1]], np.float32)
+    to_plane = cv2.getPerspectiveTransform(np.array([a, b, cc, d], np.float32), plane)
+    middle = np.array([[[1, 0], [1, 1]]], np.float32)
+    m_top, m_bottom = cv2.perspectiveTransform(middle, np.linalg.inv(to_plane))[0].astype(np.float64)
+    out = []
+    for half in (np.array([a, m_top, m_bottom, d]), np.array([m_top, b, cc, m_bottom])):
+        out.append(CardQuad(half, False, float(cv2.contourArea(half.astype(np.float32)))))
+    return out[0], out[1]
+
+
 def _thickness(quad: NDArray[np.float64]) -> float:
     """The short side of the smallest rectangle holding ``quad`` ``(4, 2)``, in pixels."""
     (_, _), (w, h), _ = cv2.minAreaRect(quad.astype(np.float32))

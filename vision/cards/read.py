@@ -18,7 +18,7 @@ apart there (:func:`vision.cards.marks.print_turn_lead`).
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 
@@ -823,6 +823,54 @@ def read_one(image: NDArray[np.uint8], quad: detect_mod.CardQuad, catalog: Catal
     return _finish(p, _templates([p], cfg), cfg)
 
 
+def _pair_suspect(p: CardReading | _Prepared | None) -> bool:
+    """Whether the reading of a complete quad may be two cards side by side taken as one: nothing
+    is named there, or the card named has its grid wholly in one half of the face's length (each
+    card of a pair holds its own grid, in its own half of the pair)."""
+    if not isinstance(p, _Prepared) or p.ident.card is None:
+        return True
+    half = p.face.image.shape[0] / 2.0
+    return bool(p.grid.ys[-1] <= half or p.grid.ys[0] >= half)
+
+
+def _split_pairs(image: NDArray[np.uint8], outlined: Sequence[detect_mod.CardQuad], ok: list[bool],
+                 read_at: dict[int, CardReading | _Prepared], loose: set[int], catalog: Catalog,
+                 cfg: CardsConfig) -> tuple[list[detect_mod.CardQuad], list[bool],
+                                            dict[int, CardReading | _Prepared], set[int]]:
+    """The quads with each pair of cards lying side by side read as its two cards.
+
+    Two cards touching along their long sides, with frames of one colour, close one outline of
+    about a card's aspect (:func:`vision.cards.detect.split_pair`). A complete plausible quad whose
+    reading is suspect (:func:`_pair_suspect`) is read again as its two halves, and is replaced
+    by them when the catalog names both, as two different cards. A half of one card shows half
+    its grid, a shape no map card has, or, when the card's grid lies in one half, no grid in the
+    other; a half of a card now and then passes for some card, both halves never for two.
+    ``outlined``, ``ok``, ``read_at`` and ``loose`` are :func:`read`'s, returned anew (indices into
+    the new list of quads).
+    """
+    quads: list[detect_mod.CardQuad] = []
+    oks: list[bool] = []
+    reads: dict[int, CardReading | _Prepared] = {}
+    weak: set[int] = set()
+    for n, quad in enumerate(outlined):
+        p = read_at.get(n)
+        parts = [(quad, p)]
+        if ok[n] and not quad.partial and _pair_suspect(p):
+            halves = detect_mod.split_pair(quad)
+            preps = [_prepare(image, h, catalog, cfg) for h in halves]
+            names = [h.ident.card.id for h in preps if isinstance(h, _Prepared) and h.ident.card is not None]
+            if len(set(names)) == 2:
+                parts = list(zip(halves, preps, strict=True))
+        for q, r in parts:
+            if r is not None:
+                reads[len(quads)] = r
+            if n in loose and len(parts) == 1:
+                weak.add(len(quads))
+            quads.append(q)
+            oks.append(ok[n])
+    return quads, oks, reads, weak
+
+
 def read(image: NDArray[np.uint8], catalog: Catalog | None = None,
          config: CardsConfig | None = None,
          quads: tuple[detect_mod.CardQuad, ...] | None = None,
@@ -856,11 +904,11 @@ def read(image: NDArray[np.uint8], catalog: Catalog | None = None,
     cat = catalog or load_catalog()
     # first every card up to its marks, so that each symbol's print is learnt from all the
     # cards of the photo (pen strokes differ from cell to cell; the print does not)
-    outlined = detect_mod.detect(image, cfg.detect) if quads is None else quads
-    ok = [detect_mod.plausible(q, cfg.detect) for q in outlined]
+    detected = detect_mod.detect(image, cfg.detect) if quads is None else quads
+    ok = [detect_mod.plausible(q, cfg.detect) for q in detected]
     read_at: dict[int, CardReading | _Prepared] = {}
     loose: set[int] = set()  # quads read on a lattice below the coverage floor (see _named_anyway)
-    for n, quad in enumerate(outlined):
+    for n, quad in enumerate(detected):
         if ok[n]:
             seen = None if quad.partial else _lattices(image, quad, cfg)
             p = _prepare(image, quad, cat, cfg, seen)
@@ -870,6 +918,9 @@ def read(image: NDArray[np.uint8], catalog: Catalog | None = None,
                     loose.add(n)
             if p is not None:
                 read_at[n] = p
+    canny = detected.canny if isinstance(detected, detect_mod.Detection) else None
+    # two cards side by side may close one outline: such a quad is read as its two cards
+    outlined, ok, read_at, loose = _split_pairs(image, detected, ok, read_at, loose, cat, cfg)
     # cards whose outline is open, proposed from two sides meeting at a corner where no card was
     # read: each is a card only when its face shows a whole grid with quiet cells. A quad with a
     # borrowed side, or one that shows no grid (a part of a card closed off by its grid box), is
@@ -881,7 +932,6 @@ def read(image: NDArray[np.uint8], catalog: Catalog | None = None,
         checked[q.corners.tobytes()] = _lattices(image, q, cfg)
         return _shows_grid(checked[q.corners.tobytes()], cfg)
 
-    canny = outlined.canny if isinstance(outlined, detect_mod.Detection) else None
     proposed = detect_mod.propose(image, tuple(outlined[n] for n in read_at), cfg.detect, seeds,
                                   accept=accept, canny=canny)
     found: list[tuple[detect_mod.CardQuad, CardReading | _Prepared, bool]] = []  # quad, reading, doubtful

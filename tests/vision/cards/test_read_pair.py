@@ -1,0 +1,70 @@
+"""Two cards lying side by side, touching along their long sides, are two cards.
+
+With frames of one colour and a little blur the joint between them shows no edge, and the pair
+closes one outline of about a card's aspect (126x88 mm against 63x88). The reader used to take
+such a pair for one card, named after one of the two, and the other card was lost.
+"""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.cards import read
+from vision.cards.detect import CardQuad, split_pair
+from vision.synth.camera import Conditions
+from vision.synth.scene import CardSpec, render_cards_photo
+
+
+def _quad(corners: list[list[float]]) -> CardQuad:
+    c = np.array(corners, np.float64)
+    return CardQuad(c, False, float(cv2.contourArea(c.astype(np.float32))))
+
+
+def test_split_pair_cuts_across_the_long_sides() -> None:
+    # long sides on top and bottom, starting at the top-left corner
+    left, right = split_pair(_quad([[0, 0], [200, 0], [200, 140], [0, 140]]))
+    np.testing.assert_allclose(left.corners, [[0, 0], [100, 0], [100, 140], [0, 140]], atol=1e-4)
+    np.testing.assert_allclose(right.corners, [[100, 0], [200, 0], [200, 140], [100, 140]], atol=1e-4)
+    assert not left.partial and not right.partial
+    assert left.area == pytest.approx(14000.0) and right.area == pytest.approx(14000.0)
+    # the same quad starting at a corner of a short side: the cut still crosses the long sides
+    top, bottom = split_pair(_quad([[200, 0], [200, 140], [0, 140], [0, 0]]))
+    cuts = {tuple(np.round(p, 3)) for p in (*top.corners, *bottom.corners)}
+    assert (100.0, 0.0) in cuts and (100.0, 140.0) in cuts
+
+
+def test_split_pair_cuts_at_the_middle_of_the_table_not_of_the_image() -> None:
+    # a 2:1 rectangle on the table seen in perspective, its left end near the camera: the cut
+    # falls where the table's middle line is imaged, far right of the middle of each imaged side
+    table = np.float32([[0, 0], [2, 0], [2, 1], [0, 1]])
+    image = np.float32([[100, 60], [500, 150], [500, 250], [100, 340]])
+    h = cv2.getPerspectiveTransform(table, image)
+    mid = cv2.perspectiveTransform(np.float32([[[1, 0], [1, 1]]]), h)[0]
+    left, right = split_pair(_quad(image.tolist()))
+    np.testing.assert_allclose(left.corners[1:3], mid, atol=1e-3)
+    np.testing.assert_allclose(right.corners[[0, 3]], mid, atol=1e-3)
+    naive = (image[0] + image[1]) / 2
+    assert mid[0][0] - naive[0] > 80.0
+
+
+@pytest.mark.parametrize(("style", "seed", "angle"), [("classic", 0, 0.0), ("classic", 1, 0.0),
+                                                      ("modern", 0, 30.0), ("modern", 2, 100.0)])
+def test_two_cards_side_by_side_are_both_read(style: str, seed: int, angle: float) -> None:
+    across = (63.0 * math.cos(math.radians(angle)), 63.0 * math.sin(math.radians(angle)))
+    specs = [CardSpec("t15", (200.0, 140.0), angle, ((0, 0), (1, 1)), style, 1, "cross", "black"),
+             CardSpec("t22", (200.0 + across[0], 140.0 + across[1]), angle, ((0, 0),), style, 0,
+                      "scribble", "blue")]
+    cond = Conditions(size=(1280, 720), table_mm=(700.0, 400.0), blur_sigma=1.0, noise_sigma=3.0,
+                      jpeg_quality=85)
+    scene = render_cards_photo(specs, cond, np.random.default_rng(seed))
+    readings = read(scene.image)
+    assert sorted(r.id or "?" for r in readings) == ["t15", "t22"]
+    by_id = {r.id: r for r in readings}
+    for truth in scene.cards:
+        got = by_id[truth.id]
+        assert sorted(got.marked) == sorted(truth.marked), truth.id
+        assert np.abs(np.array(got.corners) - np.array(truth.corners)).max() < 12, truth.id
