@@ -47,6 +47,7 @@ class DetectConfig:
     max_area_frac: float
     approx_eps_frac: tuple[float, ...]
     aspect_range: tuple[float, float]
+    end_pair_aspect: float
     min_fill: float
     corner_cut: float
     min_solidity: float
@@ -114,13 +115,18 @@ class CardQuad:
 class Detection(tuple[CardQuad, ...]):
     """The card outlines found by :func:`detect` (a tuple of :class:`CardQuad`), carrying the
     Canny map of the photo at pass ``propose_pass`` (``(h, w)`` uint8, ``None`` when not made)
-    so that :func:`propose` on the same photo need not make it again."""
+    so that :func:`propose` on the same photo need not make it again, and ``doubles``: complete
+    outlines of two cards' size and aspect lying end to end (see :func:`detect`), for the reader
+    to try as the two cards of :func:`split_pair`."""
 
     canny: NDArray[np.uint8] | None
+    doubles: tuple[CardQuad, ...]
 
-    def __new__(cls, quads: tuple[CardQuad, ...] = (), canny: NDArray[np.uint8] | None = None) -> Detection:
+    def __new__(cls, quads: tuple[CardQuad, ...] = (), canny: NDArray[np.uint8] | None = None,
+                doubles: tuple[CardQuad, ...] = ()) -> Detection:
         self = super().__new__(cls, quads)
         self.canny = canny
+        self.doubles = doubles
         return self
 
 
@@ -215,12 +221,14 @@ def _edges(canny: NDArray[np.uint8], dilate_px: int) -> NDArray[np.uint8]:
 
 
 def _shape(cnt: NDArray[np.int32], cfg: DetectConfig, size: tuple[int, int],
-           ) -> tuple[tuple[NDArray[np.float64], bool, float], bool, bool] | None:
+           ) -> tuple[tuple[NDArray[np.float64], bool, float], bool, bool, bool] | None:
     """A card candidate from a contour or an edge chain: its convex hull must be a filled,
     card-shaped quadrilateral (or, touching the border, a filled partial card), up to a square.
-    ``((quad, partial, area), squat, cut)``, ``squat`` when the hull is squarer than
+    ``((quad, partial, area), squat, cut, double)``, ``squat`` when the hull is squarer than
     ``aspect_range[1]`` (a card only where nothing else was found, see :func:`_candidates`), ``cut``
-    when the quad is completed from four sides of a hull that lost a corner (see :func:`_uncut`).
+    when the quad is completed from four sides of a hull that lost a corner (see :func:`_uncut`),
+    ``double`` when it is a complete quad longer than a card, from ``end_pair_aspect`` to
+    ``aspect_range[0]`` (short side over long): two cards lying end to end, seen along or across.
     A complete card's loop must fill ``min_solidity`` of its hull, unless it is an open chain (the
     contour of a thin edge, whose area is at most ``thin_chain`` times its length); the test comes
     before the corners are refined, which only the quads kept need."""
@@ -241,10 +249,11 @@ def _shape(cnt: NDArray[np.int32], cfg: DetectConfig, size: tuple[int, int],
         if fill < cfg.min_partial_fill:
             return None
         box = cv2.boxPoints(cv2.minAreaRect(hull)).astype(np.float64)
-        return (_clockwise(box), True, hull_area), False, False
+        return (_clockwise(box), True, hull_area), False, False, False
     lo, hi = cfg.aspect_range
     aspect = min(rw, rh) / max(rw, rh)
-    if not lo <= aspect <= 1.0:
+    double = cfg.end_pair_aspect <= aspect < lo
+    if not (lo <= aspect <= 1.0 or double):
         return None
     peri = cv2.arcLength(hull, True)
     approx = None
@@ -268,14 +277,16 @@ def _shape(cnt: NDArray[np.int32], cfg: DetectConfig, size: tuple[int, int],
             return None
         if ((approx < -b) | (approx[:, :1] > w - 1 + b) | (approx[:, 1:] > h - 1 + b)).any():
             # a corner completed outside the photo was cut by its edge, not lost: a cut card
-            return (_clockwise(approx), True, hull_area), False, False
+            return (_clockwise(approx), True, hull_area), False, False, False
         cut = True
     # a loop must fill its hull; an open chain (the contour of a thin edge) need not
     area = cv2.contourArea(cnt)
     if area / hull_area < cfg.min_solidity and area > cfg.thin_chain * cv2.arcLength(cnt, True):
         return None
+    if double and cut:
+        return None
     quad = _refine(cnt.reshape(-1, 2).astype(np.float64), _clockwise(approx), cfg)
-    return (_clockwise(quad), False, hull_area), aspect > hi, cut
+    return (_clockwise(quad), False, hull_area), aspect > hi, cut, double
 
 
 def _uncut(poly: NDArray[np.float64], hull_area: float, cfg: DetectConfig) -> NDArray[np.float64] | None:
@@ -331,7 +342,8 @@ def _candidates(edges: NDArray[np.uint8], cfg: DetectConfig,
     connected edge chains (a loop left open where a corner of the card matches the table).
     ``rank``: 0 for a card-shaped quad, 1 for a weak one (a side of the quad does not run along
     an edge, see :func:`_side_support`), 2 for a squat one (squarer than ``aspect_range[1]``), 3 for
-    one completed over a lost corner (see :func:`_uncut`).
+    one completed over a lost corner (see :func:`_uncut`), 4 for two cards end to end (a double,
+    see :func:`_shape`).
 
     ``edges`` is an edge map of :func:`_edges`, with the image border drawn in: its only outer
     contour is the border's, which is among ``RETR_LIST``'s contours and spans the whole photo
@@ -353,7 +365,10 @@ def _candidates(edges: NDArray[np.uint8], cfg: DetectConfig,
         shaped = _shape(cnt, cfg, size)
         if shaped is None:
             continue
-        cand, squat, cut = shaped
+        cand, squat, cut, double = shaped
+        if double:
+            out.append((*cand, 4))
+            continue
         weak = not cand[1] and _side_support(near, cand[0], cfg) < cfg.side_support
         if weak and not (squat or cut):
             # a side that runs along no edge cuts across the card (a corner lost to glare or a
@@ -688,7 +703,7 @@ def detect(image: NDArray[np.uint8], config: DetectConfig | None = None) -> Dete
     cfg = config or default_config()
     h, w = image.shape[:2]
     # each pass's candidates by rank (see _candidates): card-shaped, weak, squat, cut
-    ranked: list[list[list[tuple[NDArray[np.float64], bool, float]]]] = [[], [], [], []]
+    ranked: list[list[list[tuple[NDArray[np.float64], bool, float]]]] = [[], [], [], [], []]
     scaled: dict[int, tuple[float, NDArray[np.uint8]]] = {}
     cannies: dict[tuple[int, float, float, float], NDArray[np.uint8]] = {}
     propose_key: tuple[int, float, float, float] | None = None
@@ -709,7 +724,7 @@ def detect(image: NDArray[np.uint8], config: DetectConfig | None = None) -> Dete
         for rank, cands in enumerate(ranked):
             cands.append([((quad + 0.5) / f - 0.5, is_partial, area / (f * f))
                           for quad, is_partial, area, r in found if r == rank])
-    per_pass, weak_pass, squat_pass, cut_pass = ranked
+    per_pass, weak_pass, squat_pass, cut_pass, double_pass = ranked
     full_all = [c for cands in per_pass + weak_pass for c in cands if not c[1]]
     med = float(np.median([c[2] for c in full_all])) if full_all else 0.0
     kept: list[tuple[NDArray[np.float64], bool, float]] = []
@@ -751,7 +766,14 @@ def detect(image: NDArray[np.uint8], config: DetectConfig | None = None) -> Dete
                            [c for cands in per_pass for c in cands])
     out = [CardQuad(quad, is_partial, area) for quad, is_partial, area in kept]
     out.sort(key=lambda q: (q.partial, -q.area))
-    return Detection(tuple(out), cannies.get(propose_key) if propose_key is not None else None)
+    # two cards lying end to end with no edge between them close one loop twice a card long: it
+    # is no card, but the reader may find in its halves the cards that no quad kept outlines (each
+    # half at least a card's least area, min_area_frac of the photo; its opposite sides matching
+    # as a card's do in perspective, see plausible)
+    doubles = [c for c in _suppress([c for cands in double_pass for c in cands], cfg)
+               if c[2] >= 2.0 * cfg.min_area_frac * h * w and _sides_match(c[0], cfg)]
+    return Detection(tuple(out), cannies.get(propose_key) if propose_key is not None else None,
+                     tuple(CardQuad(quad, False, area) for quad, _, area in doubles))
 
 
 _Cand = tuple[NDArray[np.float64], bool, float]  # a candidate's (corners (4, 2), partial, area)

@@ -833,6 +833,19 @@ def _pair_suspect(p: CardReading | _Prepared | None) -> bool:
     return bool(p.grid.ys[-1] <= half or p.grid.ys[0] >= half)
 
 
+def _named_pair(image: NDArray[np.uint8], quad: detect_mod.CardQuad, catalog: Catalog,
+                cfg: CardsConfig) -> list[tuple[detect_mod.CardQuad, CardReading | _Prepared | None]] | None:
+    """The two halves of ``quad`` (:func:`vision.cards.detect.split_pair`) with their readings,
+    when the catalog names both, as two different cards; ``None`` otherwise. A half of one card
+    shows half its grid, a shape no map card has, or, when the card's grid lies in one half, no
+    grid in the other; a half of a card now and then passes for some card, both halves never for
+    two."""
+    halves = detect_mod.split_pair(quad)
+    preps = [_prepare(image, h, catalog, cfg) for h in halves]
+    names = {h.ident.card.id for h in preps if isinstance(h, _Prepared) and h.ident.card is not None}
+    return list(zip(halves, preps, strict=True)) if len(names) == 2 else None
+
+
 def _split_pairs(image: NDArray[np.uint8], outlined: Sequence[detect_mod.CardQuad], ok: list[bool],
                  read_at: dict[int, CardReading | _Prepared], loose: set[int], catalog: Catalog,
                  cfg: CardsConfig) -> tuple[list[detect_mod.CardQuad], list[bool],
@@ -840,13 +853,10 @@ def _split_pairs(image: NDArray[np.uint8], outlined: Sequence[detect_mod.CardQua
     """The quads with each pair of cards lying side by side read as its two cards.
 
     Two cards touching along their long sides, with frames of one colour, close one outline of
-    about a card's aspect (:func:`vision.cards.detect.split_pair`). A complete plausible quad whose
-    reading is suspect (:func:`_pair_suspect`) is read again as its two halves, and is replaced
-    by them when the catalog names both, as two different cards. A half of one card shows half
-    its grid, a shape no map card has, or, when the card's grid lies in one half, no grid in the
-    other; a half of a card now and then passes for some card, both halves never for two.
-    ``outlined``, ``ok``, ``read_at`` and ``loose`` are :func:`read`'s, returned anew (indices into
-    the new list of quads).
+    about a card's aspect (126x88 mm against 63x88). A complete plausible quad whose reading is
+    suspect (:func:`_pair_suspect`) is replaced by its two halves when the catalog names both
+    (:func:`_named_pair`). ``outlined``, ``ok``, ``read_at`` and ``loose`` are :func:`read`'s,
+    returned anew (indices into the new list of quads).
     """
     quads: list[detect_mod.CardQuad] = []
     oks: list[bool] = []
@@ -854,13 +864,9 @@ def _split_pairs(image: NDArray[np.uint8], outlined: Sequence[detect_mod.CardQua
     weak: set[int] = set()
     for n, quad in enumerate(outlined):
         p = read_at.get(n)
-        parts = [(quad, p)]
+        parts: list[tuple[detect_mod.CardQuad, CardReading | _Prepared | None]] = [(quad, p)]
         if ok[n] and not quad.partial and _pair_suspect(p):
-            halves = detect_mod.split_pair(quad)
-            preps = [_prepare(image, h, catalog, cfg) for h in halves]
-            names = [h.ident.card.id for h in preps if isinstance(h, _Prepared) and h.ident.card is not None]
-            if len(set(names)) == 2:
-                parts = list(zip(halves, preps, strict=True))
+            parts = _named_pair(image, quad, catalog, cfg) or parts
         for q, r in parts:
             if r is not None:
                 reads[len(quads)] = r
@@ -869,6 +875,43 @@ def _split_pairs(image: NDArray[np.uint8], outlined: Sequence[detect_mod.CardQua
             quads.append(q)
             oks.append(ok[n])
     return quads, oks, reads, weak
+
+
+def _end_pairs(image: NDArray[np.uint8], doubles: Sequence[detect_mod.CardQuad],
+               found: list[tuple[detect_mod.CardQuad, CardReading | _Prepared, bool]], catalog: Catalog,
+               cfg: CardsConfig) -> list[tuple[detect_mod.CardQuad, CardReading | _Prepared, bool]]:
+    """``found`` (:func:`read`'s quads, readings and doubts) with the cards that lie end to end.
+
+    Two cards end to end, with frames of one colour, close one outline twice a card long, no
+    card's shape: :func:`vision.cards.detect.detect` keeps such outlines apart
+    (``Detection.doubles``). The halves (:func:`vision.cards.detect.split_pair`) of each one that
+    no named card covers (more than ``detect.nest_overlap`` of the smaller) are read, and added
+    when the catalog names them all as different cards. A half of one card shows half its grid, a
+    shape no map card has. The quads read unnamed inside an added half are pieces of its card and
+    give way to it.
+    """
+    out = list(found)
+    for quad in doubles:
+        halves = detect_mod.split_pair(quad)
+        over = [[k for k, (q, _, _) in enumerate(out) if _shared(h, q) > cfg.detect.nest_overlap]
+                for h in halves]
+        covered = [any(_is_named(out[k][1]) for k in ks) for ks in over]
+        if all(covered):
+            continue
+        preps = [None if c else _prepare(image, h, catalog, cfg)
+                 for h, c in zip(halves, covered, strict=True)]
+        names = [r.ident.card.id for r in preps if isinstance(r, _Prepared) and r.ident.card is not None]
+        if len(names) != covered.count(False) or len(set(names)) != len(names):
+            continue
+        pieces = {k for ks, c in zip(over, covered, strict=True) if not c for k in ks}
+        out = [f for k, f in enumerate(out) if k not in pieces]
+        out += [(h, r, False) for h, r in zip(halves, preps, strict=True) if r is not None]
+    return out
+
+
+def _is_named(p: CardReading | _Prepared) -> bool:
+    """Whether a reading names a catalog card."""
+    return p.ident.card is not None if isinstance(p, _Prepared) else p.id is not None
 
 
 def read(image: NDArray[np.uint8], catalog: Catalog | None = None,
@@ -952,6 +995,8 @@ def read(image: NDArray[np.uint8], catalog: Catalog | None = None,
     # something else)
     looked = (*(q for n, q in enumerate(outlined) if ok[n]), *proposed, *(q for q, _, _ in found))
     found += _region_cards(image, looked, [q.area for q, _, _ in found if not q.partial], cat, cfg)
+    # two cards end to end may close one outline twice a card long: the cards in its halves
+    found = _end_pairs(image, getattr(detected, "doubles", ()), found, cat, cfg)
     # the expedition card is card-sized too, and its squares with a line of its art make a lattice
     # of a few cells that the catalog may take, barely, for a map: a card unknown to the catalog or
     # accepted with a confidence under map_doubt is no map card when its face shows the

@@ -60,8 +60,8 @@ def test_a_hull_that_lost_a_corner_is_a_cut_card() -> None:
     cnt = np.round(_cut(card, 70.0)).astype(np.int32).reshape(-1, 1, 2)
     shaped = detect_mod._shape(cnt, cfg, (480, 640))
     assert shaped is not None
-    (quad, partial, _), squat, cut = shaped
-    assert cut and not squat and not partial
+    (quad, partial, _), squat, cut, double = shaped
+    assert cut and not squat and not partial and not double
     assert _near(quad, card, 2.0)
     # the same card whole is no cut card
     whole = detect_mod._shape(np.round(card).astype(np.int32).reshape(-1, 1, 2), cfg, (480, 640))
@@ -99,5 +99,5 @@ def test_a_corner_completed_outside_the_photo_makes_a_cut_card() -> None:
     assert done is not None and done[:, 1].min() < -cfg.border_px
     shaped = detect_mod._shape(cnt, cfg, (480, 640))
     assert shaped is not None
-    (_, partial, _), _, cut = shaped
+    (_, partial, _), _, cut, _ = shaped
     assert partial and not cut

@@ -1,8 +1,9 @@
-"""Two cards lying side by side, touching along their long sides, are two cards.
+"""Two cards lying side by side or end to end, touching, are two cards.
 
-With frames of one colour and a little blur the joint between them shows no edge, and the pair
-closes one outline of about a card's aspect (126x88 mm against 63x88). The reader used to take
-such a pair for one card, named after one of the two, and the other card was lost.
+With frames of one colour and a little blur the joint between them shows no edge. Side by side
+(touching along their long sides) the pair closes one outline of about a card's aspect (126x88 mm
+against 63x88), which the reader used to take for one card, named after one of the two. End to end
+it closes one outline twice a card long, no card's shape, and one card or both were lost.
 """
 
 from __future__ import annotations
@@ -14,9 +15,9 @@ import numpy as np
 import pytest
 
 from vision.cards import read
-from vision.cards.detect import CardQuad, split_pair
+from vision.cards.detect import CardQuad, detect, split_pair
 from vision.synth.camera import Conditions
-from vision.synth.scene import CardSpec, render_cards_photo
+from vision.synth.scene import CardSpec, Scene, render_cards_photo
 
 
 def _quad(corners: list[list[float]]) -> CardQuad:
@@ -68,3 +69,40 @@ def test_two_cards_side_by_side_are_both_read(style: str, seed: int, angle: floa
         got = by_id[truth.id]
         assert sorted(got.marked) == sorted(truth.marked), truth.id
         assert np.abs(np.array(got.corners) - np.array(truth.corners)).max() < 12, truth.id
+
+
+def _end_to_end(style: str, seed: int, angle: float) -> Scene:
+    a = math.radians(angle)
+    along = (-88.0 * math.sin(a), 88.0 * math.cos(a))  # one card's length down its own long axis
+    specs = [CardSpec("t15", (200.0, 140.0), angle, ((0, 0), (1, 1)), style, 1, "cross", "black"),
+             CardSpec("t22", (200.0 + along[0], 140.0 + along[1]), angle, ((0, 0),), style, 0,
+                      "scribble", "blue")]
+    cond = Conditions(size=(1280, 720), table_mm=(700.0, 400.0), blur_sigma=1.0, noise_sigma=3.0,
+                      jpeg_quality=85)
+    return render_cards_photo(specs, cond, np.random.default_rng(seed))
+
+
+def test_two_cards_end_to_end_close_one_double_outline() -> None:
+    scene = _end_to_end("modern", 1, 0.0)
+    found = detect(scene.image)
+    assert len(found.doubles) == 1
+    (double,) = found.doubles
+    both = np.concatenate([np.array(t.corners) for t in scene.cards])
+    # the double spans the two cards: each card's centre lies in one of its halves
+    for half, truth in zip(split_pair(double), scene.cards, strict=True):
+        inside = cv2.pointPolygonTest(half.corners.astype(np.float32),
+                                      tuple(map(float, np.mean(truth.corners, axis=0))), False)
+        assert inside > 0, truth.id
+    assert double.area == pytest.approx(float(cv2.contourArea(cv2.convexHull(both.astype(np.float32)))),
+                                        rel=0.15)
+
+
+@pytest.mark.parametrize(("style", "seed", "angle"), [("classic", 0, 30.0), ("classic", 2, 100.0),
+                                                      ("modern", 0, 100.0), ("modern", 1, 30.0)])
+def test_two_cards_end_to_end_are_both_read(style: str, seed: int, angle: float) -> None:
+    scene = _end_to_end(style, seed, angle)
+    readings = read(scene.image)
+    assert sorted(r.id or "?" for r in readings) == ["t15", "t22"]
+    by_id = {r.id: r for r in readings}
+    for truth in scene.cards:
+        assert sorted(by_id[truth.id].marked) == sorted(truth.marked), truth.id

@@ -1,5 +1,6 @@
 """A contour's hull is judged once: ``_shape`` says whether it is card-shaped, squat (squarer than
-``aspect_range[1]``, a card only where nothing else was found) or no card at all."""
+``aspect_range[1]``, a card only where nothing else was found), a double (two cards end to end,
+from ``end_pair_aspect`` to ``aspect_range[0]``) or no card at all."""
 
 from __future__ import annotations
 
@@ -17,21 +18,23 @@ def _rect(w: float, h: float, angle_deg: float = 0.0) -> np.ndarray:
     return np.round(pts + np.array([400.0, 300.0])).astype(np.int32).reshape(-1, 1, 2)
 
 
-@pytest.mark.parametrize(("w", "h", "angle", "squat"), [
-    (126, 176, 0.0, False),   # card-shaped
-    (176, 126, 17.0, False),  # card-shaped, turned
-    (170, 176, 5.0, True),    # foreshortened to nearly a square
-    (60, 200, 0.0, None),     # too thin for a card
-    (4, 4, 0.0, None),        # too small
+@pytest.mark.parametrize(("w", "h", "angle", "squat", "double"), [
+    (126, 176, 0.0, False, False),   # card-shaped
+    (176, 126, 17.0, False, False),  # card-shaped, turned
+    (170, 176, 5.0, True, False),    # foreshortened to nearly a square
+    (90, 252, 10.0, False, True),    # two cards end to end (0.36)
+    (60, 200, 0.0, False, True),     # two cards end to end, foreshortened across (0.3)
+    (40, 200, 0.0, None, None),      # too thin even for two cards
+    (4, 4, 0.0, None, None),         # too small
 ])
-def test_shape_verdict(w: float, h: float, angle: float, squat: bool | None) -> None:
+def test_shape_verdict(w: float, h: float, angle: float, squat: bool | None, double: bool | None) -> None:
     cfg = detect_mod.default_config()
     cnt = _rect(w, h, angle)
     shaped = detect_mod._shape(cnt, cfg, (600, 800))
     if squat is None:
         assert shaped is None
         return
-    assert shaped is not None and shaped[1] is squat
+    assert shaped is not None and shaped[1] is squat and shaped[3] is double
     quad, partial, area = shaped[0]
     assert not partial and quad.shape == (4, 2)
     # the quad is the rectangle drawn: same area, corners on its corners
@@ -101,7 +104,7 @@ def test_a_hollow_loop_is_no_card_but_a_thin_chain_may_be() -> None:
     assert cv2.contourArea(contours[0]) < cfg.thin_chain * cv2.arcLength(contours[0], True)
     shaped = detect_mod._shape(contours[0], cfg, (600, 800))
     assert shaped is not None
-    (quad, partial, _), squat, _ = shaped
+    (quad, partial, _), squat, _, _ = shaped
     assert not partial and not squat
     corners = np.array([[250, 150], [490, 150], [490, 450], [250, 450]], np.float64)
     assert np.linalg.norm(quad[:, None] - corners[None], axis=2).min(axis=1).max() < 3.0
