@@ -581,6 +581,45 @@ def _snap(near: NDArray[np.bool_], quad: NDArray[np.float64], cfg: DetectConfig,
     return _clockwise(fixed)
 
 
+def _pass_edges(image: NDArray[np.uint8], cfg: DetectConfig,
+                canny: NDArray[np.uint8] | None = None) -> tuple[float, NDArray[np.uint8]]:
+    """The scale of pass ``propose_pass`` and its edge map (:func:`_edges`), from its Canny map
+    ``canny`` when given at that scale."""
+    h, w = image.shape[:2]
+    max_side, blur, low, high, dilate = cfg.passes[cfg.propose_pass]
+    f = min(1.0, max_side / max(h, w))
+    if canny is None or canny.shape != (round(h * f), round(w * f)):
+        small = (image if f >= 1.0
+                 else cv2.resize(image, (round(w * f), round(h * f)), interpolation=cv2.INTER_AREA))
+        canny = _canny(small, blur, low, high)
+    return f, _edges(canny, int(dilate))
+
+
+def outline_support(image: NDArray[np.uint8], quad: CardQuad, config: DetectConfig | None = None,
+                    canny: NDArray[np.uint8] | None = None) -> NDArray[np.float64]:
+    """The share of each side of ``quad`` that runs along an edge of the photo.
+
+    Parameters
+    ----------
+    image : (H, W, 3) uint8 array
+        BGR photo.
+    quad : CardQuad
+    config : DetectConfig, optional
+    canny : (h, w) uint8 array, optional
+        :attr:`Detection.canny` of this photo, when at hand.
+
+    Returns
+    -------
+    (4,) float64 array
+        Side ``i`` runs from corner ``i`` to corner ``i + 1``; each share in 0..1, measured on the
+        edges of pass ``propose_pass`` within a pixel.
+    """
+    cfg = config or default_config()
+    f, edges = _pass_edges(image, cfg, canny)
+    near = cv2.dilate(edges, np.ones((3, 3), np.uint8)) > 0
+    return _sides_support(near, (quad.corners + 0.5) * f - 0.5, cfg)
+
+
 def _side_support(near: NDArray[np.bool_], quad: NDArray[np.float64], cfg: DetectConfig) -> float:
     """The least share of a side that runs along an edge, over the four sides.
 
@@ -908,14 +947,7 @@ def propose(image: NDArray[np.uint8], found: tuple[CardQuad, ...],
     full = [q for q in found if not q.partial]
     if not full:
         return ()
-    h, w = image.shape[:2]
-    max_side, blur, low, high, dilate = cfg.passes[cfg.propose_pass]
-    f = min(1.0, max_side / max(h, w))
-    if canny is None or canny.shape != (round(h * f), round(w * f)):
-        small = (image if f >= 1.0
-                 else cv2.resize(image, (round(w * f), round(h * f)), interpolation=cv2.INTER_AREA))
-        canny = _canny(small, blur, low, high)
-    edges = _edges(canny, int(dilate))
+    f, edges = _pass_edges(image, cfg, canny)
     sh, sw = edges.shape
     med = float(np.median([q.area for q in full])) * f * f
     short, long_ = _card_sides(med)

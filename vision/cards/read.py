@@ -833,13 +833,19 @@ def _pair_suspect(p: CardReading | _Prepared | None) -> bool:
     return bool(p.grid.ys[-1] <= half or p.grid.ys[0] >= half)
 
 
-def _named_pair(image: NDArray[np.uint8], quad: detect_mod.CardQuad, catalog: Catalog,
-                cfg: CardsConfig) -> list[tuple[detect_mod.CardQuad, CardReading | _Prepared | None]] | None:
+def _named_pair(image: NDArray[np.uint8], quad: detect_mod.CardQuad, catalog: Catalog, cfg: CardsConfig,
+                canny: NDArray[np.uint8] | None = None,
+                ) -> list[tuple[detect_mod.CardQuad, CardReading | _Prepared | None]] | None:
     """The two halves of ``quad`` (:func:`vision.cards.detect.split_pair`) with their readings,
     when the catalog names both, as two different cards; ``None`` otherwise. A half of one card
     shows half its grid, a shape no map card has, or, when the card's grid lies in one half, no
     grid in the other; a half of a card now and then passes for some card, both halves never for
-    two."""
+    two. Each side of ``quad`` must run along an edge (``detect.side_support`` of it, see
+    :func:`vision.cards.detect.outline_support`): two cards lying side by side but shifted along
+    their joint make an outline whose long sides cut across the cards' corners, and its halves
+    are no cards."""
+    if detect_mod.outline_support(image, quad, cfg.detect, canny).min() < cfg.detect.side_support:
+        return None
     halves = detect_mod.split_pair(quad)
     preps = [_prepare(image, h, catalog, cfg) for h in halves]
     names = {h.ident.card.id for h in preps if isinstance(h, _Prepared) and h.ident.card is not None}
@@ -848,15 +854,17 @@ def _named_pair(image: NDArray[np.uint8], quad: detect_mod.CardQuad, catalog: Ca
 
 def _split_pairs(image: NDArray[np.uint8], outlined: Sequence[detect_mod.CardQuad], ok: list[bool],
                  read_at: dict[int, CardReading | _Prepared], loose: set[int], catalog: Catalog,
-                 cfg: CardsConfig) -> tuple[list[detect_mod.CardQuad], list[bool],
-                                            dict[int, CardReading | _Prepared], set[int]]:
+                 cfg: CardsConfig, canny: NDArray[np.uint8] | None = None,
+                 ) -> tuple[list[detect_mod.CardQuad], list[bool], dict[int, CardReading | _Prepared],
+                            set[int]]:
     """The quads with each pair of cards lying side by side read as its two cards.
 
     Two cards touching along their long sides, with frames of one colour, close one outline of
     about a card's aspect (126x88 mm against 63x88). A complete plausible quad whose reading is
     suspect (:func:`_pair_suspect`) is replaced by its two halves when the catalog names both
     (:func:`_named_pair`). ``outlined``, ``ok``, ``read_at`` and ``loose`` are :func:`read`'s,
-    returned anew (indices into the new list of quads).
+    returned anew (indices into the new list of quads); ``canny`` is the photo's
+    :attr:`vision.cards.detect.Detection.canny` when at hand.
     """
     quads: list[detect_mod.CardQuad] = []
     oks: list[bool] = []
@@ -866,7 +874,7 @@ def _split_pairs(image: NDArray[np.uint8], outlined: Sequence[detect_mod.CardQua
         p = read_at.get(n)
         parts: list[tuple[detect_mod.CardQuad, CardReading | _Prepared | None]] = [(quad, p)]
         if ok[n] and not quad.partial and _pair_suspect(p):
-            parts = _named_pair(image, quad, catalog, cfg) or parts
+            parts = _named_pair(image, quad, catalog, cfg, canny) or parts
         for q, r in parts:
             if r is not None:
                 reads[len(quads)] = r
@@ -963,7 +971,7 @@ def read(image: NDArray[np.uint8], catalog: Catalog | None = None,
                 read_at[n] = p
     canny = detected.canny if isinstance(detected, detect_mod.Detection) else None
     # two cards side by side may close one outline: such a quad is read as its two cards
-    outlined, ok, read_at, loose = _split_pairs(image, detected, ok, read_at, loose, cat, cfg)
+    outlined, ok, read_at, loose = _split_pairs(image, detected, ok, read_at, loose, cat, cfg, canny)
     # cards whose outline is open, proposed from two sides meeting at a corner where no card was
     # read: each is a card only when its face shows a whole grid with quiet cells. A quad with a
     # borrowed side, or one that shows no grid (a part of a card closed off by its grid box), is

@@ -8,6 +8,7 @@ it closes one outline twice a card long, no card's shape, and one card or both w
 
 from __future__ import annotations
 
+import importlib
 import math
 
 import cv2
@@ -15,9 +16,11 @@ import numpy as np
 import pytest
 
 from vision.cards import read
-from vision.cards.detect import CardQuad, detect, split_pair
+from vision.cards.detect import CardQuad, detect, outline_support, split_pair
 from vision.synth.camera import Conditions
 from vision.synth.scene import CardSpec, Scene, render_cards_photo
+
+read_mod = importlib.import_module("vision.cards.read")  # the module, not the package's read()
 
 
 def _quad(corners: list[list[float]]) -> CardQuad:
@@ -106,3 +109,35 @@ def test_two_cards_end_to_end_are_both_read(style: str, seed: int, angle: float)
     by_id = {r.id: r for r in readings}
     for truth in scene.cards:
         assert sorted(by_id[truth.id].marked) == sorted(truth.marked), truth.id
+
+
+def test_outline_support_follows_the_edges() -> None:
+    img = np.zeros((300, 400, 3), np.uint8)
+    cv2.rectangle(img, (100, 80), (260, 200), (230, 230, 230), -1)
+    on = outline_support(img, _quad([[100, 80], [260, 80], [260, 200], [100, 200]]))
+    assert on.min() > 0.9
+    # the same quad moved down by a third of its height: its sides across the card and the table
+    # run along no edge, the two others half along the card's sides
+    off = outline_support(img, _quad([[100, 120], [260, 120], [260, 240], [100, 240]]))
+    assert off[0] < 0.2 and off[2] < 0.2
+    assert 0.3 < off[1] < 0.8 and 0.3 < off[3] < 0.8
+
+
+def test_two_cards_side_by_side_but_shifted_are_not_cut_in_halves() -> None:
+    # shifted 20 mm along their joint, the pair's outline cuts across the cards' corners; its
+    # halves hold a part of each card and of the table, yet the catalog names both: their marks
+    # would be read in the wrong cells
+    specs = [CardSpec("t40", (450.0, 250.0), 10.0, (), "classic", 0, None, None),
+             CardSpec("t15", (200.0, 140.0), 0.0, ((0, 0), (1, 1)), "classic", 1, "cross", "black"),
+             CardSpec("t22", (263.0, 160.0), 0.0, ((0, 0),), "classic", 0, "scribble", "blue")]
+    cond = Conditions(size=(1280, 720), table_mm=(700.0, 400.0), blur_sigma=1.0, noise_sigma=3.0,
+                      jpeg_quality=85)
+    scene = render_cards_photo(specs, cond, np.random.default_rng(0))
+    found = detect(scene.image)
+    (pair,) = [q for q in found if q.area > 30000]
+    cfg, catalog = read_mod.default_config(), read_mod.load_catalog()
+    halves = [read_mod._prepare(scene.image, h, catalog, cfg) for h in split_pair(pair)]
+    assert sorted(p.ident.card.id for p in halves if isinstance(p, read_mod._Prepared) and p.ident.card) == \
+        ["t15", "t22"]
+    assert outline_support(scene.image, pair, canny=found.canny).min() < cfg.detect.side_support
+    assert read_mod._named_pair(scene.image, pair, catalog, cfg, found.canny) is None
