@@ -15,7 +15,9 @@ place nothing well outlined took. A quad that borrows a side from something else
 :func:`plausible`) gives way to the card-shaped candidates it holds, and to a well-outlined one it
 lies inside (a part of that card closed off by a line of its face).
 The image border is drawn into the edge map so a card cut by the border still closes; such a
-card is reported ``partial``.
+card is reported ``partial``. A complete loop twice a card long is no card but may be two cards
+end to end: it is reported apart (``Detection.doubles``), and :func:`split_pair` cuts such a pair,
+or two cards side by side, into its two cards for the reader to check.
 
 A card whose outline is open (touching another card, on a table of its own colour, under
 glare) is no closed loop; :func:`propose` offers such cards from two straight sides meeting at a
@@ -630,11 +632,12 @@ def _side_support(near: NDArray[np.bool_], quad: NDArray[np.float64], cfg: Detec
 
 
 def split_pair(quad: CardQuad) -> tuple[CardQuad, CardQuad]:
-    """The two cards of a quad that may be two cards lying side by side.
+    """The two cards of a quad that may be two cards lying side by side or end to end.
 
     Two cards touching along their long sides make one outline with about a card's aspect
-    (126x88 mm against 63x88), so the outline of such a pair passes as one card. Its halves are
-    cut across its long sides at their middle, taken in the plane of the table (the middle of a
+    (126x88 mm against 63x88), so the outline of such a pair passes as one card; two touching
+    along their short sides make one twice a card long (176x63 mm). Either way the halves are cut
+    across the quad's long sides at their middle, taken in the plane of the table (the middle of a
     quad seen in perspective is not the middle of its image).
 
     Parameters
@@ -741,7 +744,7 @@ def detect(image: NDArray[np.uint8], config: DetectConfig | None = None) -> Dete
     """
     cfg = config or default_config()
     h, w = image.shape[:2]
-    # each pass's candidates by rank (see _candidates): card-shaped, weak, squat, cut
+    # each pass's candidates by rank (see _candidates): card-shaped, weak, squat, cut, double
     ranked: list[list[list[tuple[NDArray[np.float64], bool, float]]]] = [[], [], [], [], []]
     scaled: dict[int, tuple[float, NDArray[np.uint8]]] = {}
     cannies: dict[tuple[int, float, float, float], NDArray[np.uint8]] = {}

@@ -5,14 +5,16 @@ in doubt gets a few second looks, each kept only on a better or surer name: the 
 around the grid (cells not square, or a quad that cut the card short); the face cut the other way
 round when the quad's sides do not tell the card's long ones (``rectify.side_doubt``); a lattice of
 square cells keeping one axis of a lattice found (``_squared``); and, for a face on which no lattice
-passes the outline coverage floor, the lattices found without that floor (``_named_anyway``). Open
-outlines are then proposed (:func:`vision.cards.detect.propose`), doubtful faces showing the
-expedition card's pattern are dropped, no card is named twice (each map card is printed once: the
-better match keeps a name given twice, the other is matched again without it), and the marks of the
-cards kept are read with each symbol's print pooled over the cards of the photo that the catalog
-names. Another quarter turn of a card's grid that its symbols' hues could not rule out leaves the
-cells the two turns read differently uncertain, unless the pooled prints' shapes tell the turns
-apart there (:func:`vision.cards.marks.print_turn_lead`).
+passes the outline coverage floor, the lattices found without that floor (``_named_anyway``). A quad
+that may be two cards side by side is read as its two halves (``_split_pairs``). Open outlines are
+then proposed (:func:`vision.cards.detect.propose`), regions standing out from the table read, and
+the halves of outlines twice a card long read (two cards end to end, ``_end_pairs``); doubtful faces
+showing the expedition card's pattern are dropped, no card is named twice (each map card is printed
+once: the better match keeps a name given twice, the other is matched again without it), and the
+marks of the cards kept are read with each symbol's print pooled over the cards of the photo that
+the catalog names. Another quarter turn of a card's grid that its symbols' hues could not rule out
+leaves the cells the two turns read differently uncertain, unless the pooled prints' shapes tell the
+turns apart there (:func:`vision.cards.marks.print_turn_lead`).
 """
 
 from __future__ import annotations
@@ -1004,7 +1006,8 @@ def read(image: NDArray[np.uint8], catalog: Catalog | None = None,
     looked = (*(q for n, q in enumerate(outlined) if ok[n]), *proposed, *(q for q, _, _ in found))
     found += _region_cards(image, looked, [q.area for q, _, _ in found if not q.partial], cat, cfg)
     # two cards end to end may close one outline twice a card long: the cards in its halves
-    found = _end_pairs(image, getattr(detected, "doubles", ()), found, cat, cfg)
+    doubles = detected.doubles if isinstance(detected, detect_mod.Detection) else ()
+    found = _end_pairs(image, doubles, found, cat, cfg)
     # the expedition card is card-sized too, and its squares with a line of its art make a lattice
     # of a few cells that the catalog may take, barely, for a map: a card unknown to the catalog or
     # accepted with a confidence under map_doubt is no map card when its face shows the
