@@ -16,8 +16,9 @@ place nothing well outlined took. A quad that borrows a side from something else
 lies inside (a part of that card closed off by a line of its face).
 The image border is drawn into the edge map so a card cut by the border still closes; such a
 card is reported ``partial``. A complete loop twice a card long is no card but may be two cards
-end to end: it is reported apart (``Detection.doubles``), and :func:`split_pair` cuts such a pair,
-or two cards side by side, into its two cards for the reader to check.
+end to end, and a quad that gave way to a card it holds may be two cards side by side: both are
+reported apart (``Detection.doubles``), and :func:`split_pair` cuts such a pair into its two
+cards for the reader to check.
 
 A card whose outline is open (touching another card, on a table of its own colour, under
 glare) is no closed loop; :func:`propose` offers such cards from two straight sides meeting at a
@@ -118,8 +119,9 @@ class Detection(tuple[CardQuad, ...]):
     """The card outlines found by :func:`detect` (a tuple of :class:`CardQuad`), carrying the
     Canny map of the photo at pass ``propose_pass`` (``(h, w)`` uint8, ``None`` when not made)
     so that :func:`propose` on the same photo need not make it again, and ``doubles``: complete
-    outlines of two cards' size and aspect lying end to end (see :func:`detect`), for the reader
-    to try as the two cards of :func:`split_pair`."""
+    outlines that may be two touching cards (twice a card long: two end to end; or far larger than
+    the photo's card and holding a card-sized candidate: two side by side, see :func:`detect`), for
+    the reader to try as the two cards of :func:`split_pair`."""
 
     canny: NDArray[np.uint8] | None
     doubles: tuple[CardQuad, ...]
@@ -770,6 +772,7 @@ def detect(image: NDArray[np.uint8], config: DetectConfig | None = None) -> Dete
     full_all = [c for cands in per_pass + weak_pass for c in cands if not c[1]]
     med = float(np.median([c[2] for c in full_all])) if full_all else 0.0
     kept: list[tuple[NDArray[np.float64], bool, float]] = []
+    given: list[tuple[NDArray[np.float64], bool, float]] = []
     short = _card_sides(med)[0]
     # earlier (finer) passes win; later ones add what they missed; quads with a side along no
     # edge come next: they only fill places where no well-outlined quad was found; squat quads
@@ -786,6 +789,7 @@ def detect(image: NDArray[np.uint8], config: DetectConfig | None = None) -> Dete
             usable = [c for c in usable if med > 0 and abs(c[2] / med - 1.0) < cfg.card_area_tol]
         for cand in _suppress(usable, cfg):
             if not cand[1] and _two_cards(cand, full_all, med, cfg):
+                given.append(cand)  # two touching cards: the reader may read them in its halves
                 continue
             shared = [_overlap(cand[0], k[0]) / min(cand[2], k[2]) for k in kept]
             clash = [n for n, o in enumerate(shared) if o > cfg.nest_overlap]
@@ -811,11 +815,17 @@ def detect(image: NDArray[np.uint8], config: DetectConfig | None = None) -> Dete
     # two cards lying end to end with no edge between them close one loop twice a card long: it
     # is no card, but the reader may find in its halves the cards that no quad kept outlines (each
     # half at least a card's least area, min_area_frac of the photo; its opposite sides matching
-    # as a card's do in perspective, see plausible)
-    doubles = [c for c in _suppress([c for cands in double_pass for c in cands], cfg)
-               if c[2] >= 2.0 * cfg.min_area_frac * h * w and _sides_match(c[0], cfg)]
-    return Detection(tuple(out), cannies.get(propose_key) if propose_key is not None else None,
-                     tuple(CardQuad(quad, False, area) for quad, _, area in doubles))
+    # as a card's do in perspective, see plausible). So may it in a quad that gave way to the
+    # card-sized candidate it holds (two cards side by side, one of them outlined on its own), when
+    # each of its sides runs along an edge (side_support): two cards side by side but shifted along
+    # their joint make a quad whose long sides cut across the cards' corners, and whose halves are
+    # no cards
+    canny = cannies.get(propose_key) if propose_key is not None else None
+    doubles = _suppress([c for cands in double_pass for c in cands
+                         if c[2] >= 2.0 * cfg.min_area_frac * h * w and _sides_match(c[0], cfg)], cfg)
+    doubles += _suppress([c for c in given if _sides_match(c[0], cfg) and outline_support(
+        image, CardQuad(*c), cfg, canny).min() >= cfg.side_support], cfg)
+    return Detection(tuple(out), canny, tuple(CardQuad(quad, False, area) for quad, _, area in doubles))
 
 
 _Cand = tuple[NDArray[np.float64], bool, float]  # a candidate's (corners (4, 2), partial, area)

@@ -8,13 +8,13 @@ square cells keeping one axis of a lattice found (``_squared``); and, for a face
 passes the outline coverage floor, the lattices found without that floor (``_named_anyway``). A quad
 that may be two cards side by side is read as its two halves (``_split_pairs``). Open outlines are
 then proposed (:func:`vision.cards.detect.propose`), regions standing out from the table read, and
-the halves of outlines twice a card long read (two cards end to end, ``_end_pairs``); doubtful faces
-showing the expedition card's pattern are dropped, no card is named twice (each map card is printed
-once: the better match keeps a name given twice, the other is matched again without it), and the
-marks of the cards kept are read with each symbol's print pooled over the cards of the photo that
-the catalog names. Another quarter turn of a card's grid that its symbols' hues could not rule out
-leaves the cells the two turns read differently uncertain, unless the pooled prints' shapes tell the
-turns apart there (:func:`vision.cards.marks.print_turn_lead`).
+the halves of outlines of two cards read (``_double_halves``); doubtful faces showing the expedition
+card's pattern are dropped, no card is named twice (each map card is printed once: the better match
+keeps a name given twice, the other is matched again without it), and the marks of the cards kept
+are read with each symbol's print pooled over the cards of the photo that the catalog names. Another
+quarter turn of a card's grid that its symbols' hues could not rule out leaves the cells the two
+turns read differently uncertain, unless the pooled prints' shapes tell the turns apart there
+(:func:`vision.cards.marks.print_turn_lead`).
 """
 
 from __future__ import annotations
@@ -887,18 +887,18 @@ def _split_pairs(image: NDArray[np.uint8], outlined: Sequence[detect_mod.CardQua
     return quads, oks, reads, weak
 
 
-def _end_pairs(image: NDArray[np.uint8], doubles: Sequence[detect_mod.CardQuad],
-               found: list[tuple[detect_mod.CardQuad, CardReading | _Prepared, bool]], catalog: Catalog,
-               cfg: CardsConfig) -> list[tuple[detect_mod.CardQuad, CardReading | _Prepared, bool]]:
-    """``found`` (:func:`read`'s quads, readings and doubts) with the cards that lie end to end.
+def _double_halves(image: NDArray[np.uint8], doubles: Sequence[detect_mod.CardQuad],
+                   found: list[tuple[detect_mod.CardQuad, CardReading | _Prepared, bool]], catalog: Catalog,
+                   cfg: CardsConfig) -> list[tuple[detect_mod.CardQuad, CardReading | _Prepared, bool]]:
+    """``found`` (:func:`read`'s quads, readings and doubts) with the cards in outlines of two.
 
-    Two cards end to end, with frames of one colour, close one outline twice a card long, no
-    card's shape: :func:`vision.cards.detect.detect` keeps such outlines apart
-    (``Detection.doubles``). The halves (:func:`vision.cards.detect.split_pair`) of each one that
-    no named card covers (more than ``detect.nest_overlap`` of the smaller) are read, and added
-    when the catalog names them all as different cards. A half of one card shows half its grid, a
-    shape no map card has. The quads read unnamed inside an added half are pieces of its card and
-    give way to it.
+    Two cards end to end, with frames of one colour, close one outline twice a card long, no card's
+    shape; two side by side may close one that gave way to one of them, outlined on its own.
+    :func:`vision.cards.detect.detect` keeps such outlines apart (``Detection.doubles``). The halves
+    (:func:`vision.cards.detect.split_pair`) of each one that no named card covers (more than
+    ``detect.nest_overlap`` of the smaller) are read, and added when the catalog names them all as
+    different cards. A half of one card shows half its grid, a shape no map card has. The quads read
+    unnamed inside an added half are pieces of its card and give way to it.
     """
     out = list(found)
     for quad in doubles:
@@ -1005,9 +1005,10 @@ def read(image: NDArray[np.uint8], catalog: Catalog | None = None,
     # something else)
     looked = (*(q for n, q in enumerate(outlined) if ok[n]), *proposed, *(q for q, _, _ in found))
     found += _region_cards(image, looked, [q.area for q, _, _ in found if not q.partial], cat, cfg)
-    # two cards end to end may close one outline twice a card long: the cards in its halves
+    # two touching cards may close one outline (twice a card long, or given way to one of them):
+    # the cards in its halves
     doubles = detected.doubles if isinstance(detected, detect_mod.Detection) else ()
-    found = _end_pairs(image, doubles, found, cat, cfg)
+    found = _double_halves(image, doubles, found, cat, cfg)
     # the expedition card is card-sized too, and its squares with a line of its art make a lattice
     # of a few cells that the catalog may take, barely, for a map: a card unknown to the catalog or
     # accepted with a confidence under map_doubt is no map card when its face shows the
