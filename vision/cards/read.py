@@ -849,9 +849,22 @@ def _named_pair(image: NDArray[np.uint8], quad: detect_mod.CardQuad, catalog: Ca
     if detect_mod.outline_support(image, quad, cfg.detect, canny).min() < cfg.detect.side_support:
         return None
     halves = detect_mod.split_pair(quad)
-    preps = [_prepare(image, h, catalog, cfg) for h in halves]
-    names = {h.ident.card.id for h in preps if isinstance(h, _Prepared) and h.ident.card is not None}
-    return list(zip(halves, preps, strict=True)) if len(names) == 2 else None
+    preps = _named_halves(image, halves, (False, False), catalog, cfg)
+    return None if preps is None else list(zip(halves, preps, strict=True))
+
+
+def _named_halves(image: NDArray[np.uint8], halves: Sequence[detect_mod.CardQuad], skip: Sequence[bool],
+                  catalog: Catalog, cfg: CardsConfig) -> list[_Prepared | None] | None:
+    """The readings of the ``halves`` not skipped (``None`` for a skipped one), when the catalog
+    names each of them, all as different cards; ``None`` otherwise."""
+    preps: list[_Prepared | None] = []
+    for h, skipped in zip(halves, skip, strict=True):
+        p = None if skipped else _prepare(image, h, catalog, cfg)
+        if not skipped and not (isinstance(p, _Prepared) and p.ident.card is not None):
+            return None  # the other half need not be read
+        preps.append(p if isinstance(p, _Prepared) else None)
+    names = [p.ident.card.id for p in preps if p is not None and p.ident.card is not None]
+    return preps if len(set(names)) == len(names) else None
 
 
 def _split_pairs(image: NDArray[np.uint8], outlined: Sequence[detect_mod.CardQuad], ok: list[bool],
@@ -908,14 +921,12 @@ def _double_halves(image: NDArray[np.uint8], doubles: Sequence[detect_mod.CardQu
         covered = [any(_is_named(out[k][1]) for k in ks) for ks in over]
         if all(covered):
             continue
-        preps = [None if c else _prepare(image, h, catalog, cfg)
-                 for h, c in zip(halves, covered, strict=True)]
-        names = [r.ident.card.id for r in preps if isinstance(r, _Prepared) and r.ident.card is not None]
-        if len(names) != covered.count(False) or len(set(names)) != len(names):
+        preps = _named_halves(image, halves, covered, catalog, cfg)
+        if preps is None:
             continue
         pieces = {k for ks, c in zip(over, covered, strict=True) if not c for k in ks}
         out = [f for k, f in enumerate(out) if k not in pieces]
-        out += [(h, r, False) for h, r in zip(halves, preps, strict=True) if r is not None]
+        out += [(h, r, False) for h, r in zip(halves, preps, strict=True) if r is not None]  # the halves read
     return out
 
 
