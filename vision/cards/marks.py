@@ -87,6 +87,8 @@ class MarksConfig:
     own_share: float
     ring_res_hi: float
     loop_corners: float
+    loop_common: float
+    loop_cells: int
     print_shift_px: int
     spill_offset: float
     print_edge_px: int
@@ -1231,6 +1233,7 @@ def read_marks(face: NDArray[np.uint8], grid: Grid, printed: NDArray[np.str_],
     conf = np.zeros((rows, cols))
     # the fourth stage's cells: 1 where the faint ink reads as a mark, -1 as an open case
     faint_read = np.zeros((rows, cols), np.int8)
+    loops = _loops_apart(ink, printed, cfg)
     for sym in sorted(set(printed.ravel()) - {"."}):
         where = printed == sym
         cells = list(zip(*np.nonzero(where), strict=True))
@@ -1247,12 +1250,8 @@ def read_marks(face: NDArray[np.uint8], grid: Grid, printed: NDArray[np.str_],
                        else 1.0)
         for rc in cells:
             if sym == "#":
-                c, sec = float(ink.centre[rc]), float(ink.sectors[rc])
+                c, sec = _plain_evidence(ink, rc, cfg)
                 lo, hi = cfg.plain_lo, cfg.plain_hi
-                if c < hi[0] and float(ink.spread[rc]) <= cfg.spill_arc:
-                    # ink on one side of the ring only, none in the centre: a neighbour's stroke
-                    # spilt over, or a mark cut by the outline; not a mark on its own
-                    sec = min(sec, 0.5 * (lo[1] + hi[1]))
             else:
                 lo, hi = cfg.symbol_lo, cfg.symbol_hi
                 typ = typical.get(sym)
@@ -1276,12 +1275,17 @@ def read_marks(face: NDArray[np.uint8], grid: Grid, printed: NDArray[np.str_],
                     c = max(c, float(ink.centre[rc]) - least_centre)
                 if many and float(ink.corners[rc]) - least_corners >= cfg.linked_corners:
                     sec = max(sec, hi[1])  # a stroke runs from the symbol into corners its print leaves clear
-            if ink.corner_ink is not None and float(ink.corner_ink[rc]) - corner_base >= cfg.loop_corners:
+            looped = ink.corner_ink is not None and float(ink.corner_ink[rc]) - corner_base >= cfg.loop_corners
+            if looped and loops:
                 # a ring drawn on the outline passes through all four corners of the cell's inside,
                 # where neither the print (its class leaves them clear) nor one neighbour's
                 # overshooting stroke reaches
                 sec = max(sec, hi[1])
             st, sc, cf = _decide(c, sec, lo, hi)
+            if looped and not loops and st == 0:
+                # corners inked all over the card: a ring on this cell's outline is neither seen
+                # nor ruled out
+                st, cf = -1, 0.0
             off = float(ink.offset[rc]) if ink.offset is not None else 0.0
             if st == -1 and off > cfg.spill_offset:
                 # second stage: the cell's own ink beyond its print has its centre of mass in the
@@ -1305,6 +1309,33 @@ def read_marks(face: NDArray[np.uint8], grid: Grid, printed: NDArray[np.str_],
     _settle_dots(state, score, conf, ink, printed, cfg)
     _settle_faint(state, score, conf, ink, faint_read, pen, cfg)
     return CellVerdicts(state, score, conf)
+
+
+def _plain_evidence(ink: CellInk, rc: tuple[int, int], cfg: MarksConfig) -> tuple[float, float]:
+    """A plain cell's centre ink and ring sector share, as :func:`_decide` weighs them: ink on one
+    side of the ring only, none in the centre, is a neighbour's stroke spilt over (or a mark cut by
+    the outline) and not a mark on its own."""
+    c, sec = float(ink.centre[rc]), float(ink.sectors[rc])
+    if c < cfg.plain_hi[0] and float(ink.spread[rc]) <= cfg.spill_arc:
+        sec = min(sec, 0.5 * (cfg.plain_lo[1] + cfg.plain_hi[1]))
+    return c, sec
+
+
+def _loops_apart(ink: CellInk, printed: NDArray[np.str_], cfg: MarksConfig) -> bool:
+    """Whether ink in all four inside corners of a cell may be read as a ring on its outline.
+
+    The blurred crossings of a thick lattice ink the inside corners of plain cells alike: when
+    ``loop_common`` or more of the plain cells that show no mark otherwise have all four corners
+    inked, the corners are the lattice's, not rings drawn on outlines (a player rings a few cells
+    of a card, not nearly all of the rest)."""
+    if ink.corner_ink is None:
+        return False
+    rest = [rc for rc in zip(*np.nonzero(printed == "#"), strict=True)
+            if _decide(*_plain_evidence(ink, rc, cfg), cfg.plain_lo, cfg.plain_hi)[0] != 1]
+    if len(rest) < cfg.loop_cells:
+        return True
+    looped = sum(float(ink.corner_ink[rc]) >= cfg.loop_corners for rc in rest)
+    return looped < cfg.loop_common * len(rest)
 
 
 def _own_contrast(px: NDArray[np.float32], fill: NDArray[np.float32], ink_dist: float,
