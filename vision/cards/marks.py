@@ -1275,7 +1275,8 @@ def read_marks(face: NDArray[np.uint8], grid: Grid, printed: NDArray[np.str_],
                     c = max(c, float(ink.centre[rc]) - least_centre)
                 if many and float(ink.corners[rc]) - least_corners >= cfg.linked_corners:
                     sec = max(sec, hi[1])  # a stroke runs from the symbol into corners its print leaves clear
-            looped = ink.corner_ink is not None and float(ink.corner_ink[rc]) - corner_base >= cfg.loop_corners
+            looped = (ink.corner_ink is not None
+                      and float(ink.corner_ink[rc]) - corner_base >= cfg.loop_corners)
             if looped and loops:
                 # a ring drawn on the outline passes through all four corners of the cell's inside,
                 # where neither the print (its class leaves them clear) nor one neighbour's
