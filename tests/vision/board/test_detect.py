@@ -88,3 +88,21 @@ def test_refine_gives_up_when_too_few_sides_show_an_edge() -> None:
     image, _, coarse = _covered_side_board()
     cfg = dataclasses.replace(default_config(), refine_min_sides=4)
     assert np.array_equal(refine_corners(image, coarse, cfg), coarse)
+
+
+def test_a_board_whose_outline_runs_into_the_grain_is_found() -> None:
+    # a wooden board on a wood table under a warm cast: the board's outline joins the grain lines
+    # of the table into one edge loop, whose largest quadrilaterals borrow grain lines for sides;
+    # the board's own quadrilateral comes later among that loop's candidates
+    from vision.bench.board import TIERS, scene_conditions
+    from vision.bench.common import bench_rng
+
+    rng = bench_rng(0, TIERS.index("typical"), 87)
+    cond = scene_conditions(rng, "typical", (1920, 1080), None)
+    scene = render_board_scene(rng, "typical", (1920, 1080), conditions=cond)
+    assert scene.style == "wood"
+    found = locate(scene.image)
+    assert found is not None
+    truth = np.asarray(scene.corners)
+    side = np.linalg.norm(truth[1] - truth[0])
+    assert np.abs(found.corners - truth).max() < 0.03 * side
