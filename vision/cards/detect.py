@@ -51,6 +51,7 @@ class DetectConfig:
     approx_eps_frac: tuple[float, ...]
     aspect_range: tuple[float, float]
     end_pair_aspect: float
+    steep_confidence: float
     min_fill: float
     corner_cut: float
     min_solidity: float
@@ -821,8 +822,10 @@ def detect(image: NDArray[np.uint8], config: DetectConfig | None = None) -> Dete
     # their joint make a quad whose long sides cut across the cards' corners, and whose halves are
     # no cards
     canny = cannies.get(propose_key) if propose_key is not None else None
-    doubles = _suppress([c for cands in double_pass for c in cands
-                         if c[2] >= 2.0 * cfg.min_area_frac * h * w and _sides_match(c[0], cfg)], cfg)
+    # an outline of a double's shape but smaller may be one card seen steeply (near the photo's
+    # edge of a tilted view a card's short side shrinks the most): it is kept too, for the reader
+    # to try as one card
+    doubles = _suppress([c for cands in double_pass for c in cands if _sides_match(c[0], cfg)], cfg)
     doubles += _suppress([c for c in given if _sides_match(c[0], cfg) and outline_support(
         image, CardQuad(*c), cfg, canny).min() >= cfg.side_support], cfg)
     return Detection(tuple(out), canny, tuple(CardQuad(quad, False, area) for quad, _, area in doubles))

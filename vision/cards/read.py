@@ -914,20 +914,47 @@ def _double_halves(image: NDArray[np.uint8], doubles: Sequence[detect_mod.CardQu
     unnamed inside an added half are pieces of its card and give way to it.
     """
     out = list(found)
+    least = cfg.detect.min_area_frac * image.shape[0] * image.shape[1]
     for quad in doubles:
         halves = detect_mod.split_pair(quad)
         over = [[k for k, (q, _, _) in enumerate(out) if _shared(h, q) > cfg.detect.nest_overlap]
                 for h in halves]
         covered = [any(_is_named(out[k][1]) for k in ks) for ks in over]
-        if all(covered):
-            continue
-        preps = _named_halves(image, halves, covered, catalog, cfg)
+        if any(covered):
+            preps = None if all(covered) else _named_halves(image, halves, covered, catalog, cfg)
+        else:
+            preps = _named_halves(image, halves, covered, catalog, cfg) if quad.area >= 2.0 * least else None
+            if preps is None:
+                # one card seen steeply: its outline is as long as two cards' (its short side
+                # shrunk the most near the edge of a tilted view), and its face, cut to a card's
+                # shape, shows square cells the catalog names
+                inside = [_shared(f[0], quad) > cfg.detect.nest_overlap for f in out]
+                if any(a and _is_named(f[1]) for a, f in zip(inside, out, strict=True)):
+                    continue
+                whole = _steep_card(image, quad, catalog, cfg)
+                if whole is not None:
+                    # the unnamed pieces inside give way to it
+                    out = [f for a, f in zip(inside, out, strict=True) if not a]
+                    out.append((quad, whole, False))
+                continue
         if preps is None:
             continue
         pieces = {k for ks, c in zip(over, covered, strict=True) if not c for k in ks}
         out = [f for k, f in enumerate(out) if k not in pieces]
         out += [(h, r, False) for h, r in zip(halves, preps, strict=True) if r is not None]  # the halves read
     return out
+
+
+def _steep_card(image: NDArray[np.uint8], quad: detect_mod.CardQuad, catalog: Catalog,
+                cfg: CardsConfig) -> _Prepared | None:
+    """The reading of an outline of a double's shape as one card: kept when the catalog names it
+    with a confidence of at least ``detect.steep_confidence`` on a lattice of square cells."""
+    p = _prepare(image, quad, catalog, cfg)
+    if not (isinstance(p, _Prepared) and p.ident.card is not None):
+        return None
+    if p.ident.confidence < cfg.detect.steep_confidence or _squareness(p.grid) > cfg.rectify.square_tol:
+        return None
+    return p
 
 
 def _is_named(p: CardReading | _Prepared) -> bool:
