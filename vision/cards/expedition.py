@@ -49,6 +49,7 @@ class ExpeditionConfig:
     region_misfit: float
     region_confidence: float
     map_presence: float
+    map_pitch_tol: float
 
 
 @cache
@@ -324,6 +325,22 @@ def pattern(found: list[tuple[float, float, float]], config: ExpeditionConfig | 
     return _normalise(cells) if seen == cells else None
 
 
+def _squares_lattice(grid: grid_mod.Grid, found: list[tuple[float, float, float]],
+                     cfg: ExpeditionConfig) -> bool:
+    """Whether a lattice found on a face may hold the squares ``found`` (``(x, y, side)`` each,
+    face px) as its cells: its cells not clearly closer together than the squares' centres (by
+    more than ``map_pitch_tol``). A finer lattice cannot have them for cells: it was fitted to
+    the face's art and the squares' edges, and its presence, judged against its own weak sides,
+    says nothing. (A coarser one may be a map card's, with marks or prints taken for squares.)"""
+    pts = np.array([(x, y) for x, y, _ in found], np.float64)
+    if len(pts) < 2:
+        return True
+    d = np.linalg.norm(pts[:, None] - pts[None], axis=2) + np.eye(len(pts)) * 1e9
+    step = float(np.median(d.min(axis=1)))
+    pitch = float(np.median(np.concatenate([np.diff(grid.xs), np.diff(grid.ys)])))
+    return pitch >= (1.0 - cfg.map_pitch_tol) * step
+
+
 def same_shape(a: str, b: str) -> bool:
     """Whether expedition cards ``a`` and ``b`` show the same pattern of squares (under some turn or
     mirror image): a photo cannot tell such cards apart, their faces differ only in art."""
@@ -386,7 +403,8 @@ def read_expedition(image: NDArray[np.uint8], config: ExpeditionConfig | None = 
         if best is not None and not rank > (best.confidence, len(best.cells)):
             continue  # no better than the best reading: its face's grid would change nothing
         grid = grid_mod.locate_grid(face, ppm)
-        if grid is not None and int((grid.presence > cfg.map_presence).sum()) > 2 * cfg.max_squares:
+        if (grid is not None and _squares_lattice(grid, found, cfg)
+                and int((grid.presence > cfg.map_presence).sum()) > 2 * cfg.max_squares):
             continue  # a map card with few clean cells
         best = reading
     return best

@@ -7,7 +7,15 @@ import numpy as np
 import pytest
 
 from vision.cards.detect import detect
-from vision.cards.expedition import default_config, pattern, read_expedition, same_shape, squares
+from vision.cards.expedition import (
+    _squares_lattice,
+    default_config,
+    pattern,
+    read_expedition,
+    same_shape,
+    squares,
+)
+from vision.cards.grid import Grid
 
 from .conftest import expedition_face, place, table
 
@@ -68,3 +76,33 @@ def test_squares_without_outlines_are_read_as_one_region(rng: np.random.Generato
     cfg = default_config()
     outlined = min(1.0, len(SHAPES[shape_id]) / cfg.min_squares * 0.5)
     assert found.confidence == pytest.approx(outlined * cfg.region_confidence)
+
+
+def _grid(pitch: float, n: int = 4) -> Grid:
+    lines = 20.0 + pitch * np.arange(n + 1)
+    return Grid(lines, lines, np.ones((n, n)), np.array([200.0, 210.0, 220.0]))
+
+
+def test_a_lattice_finer_than_the_squares_cannot_hold_them() -> None:
+    cfg = default_config()
+    found = [(94.5, 209.5, 47.7), (157.0, 209.0, 48.5), (94.5, 147.0, 46.7)]  # 62.5 px apart
+    # a lattice fitted to the art and the squares' edges, 52 px a cell: its presence says nothing
+    assert not _squares_lattice(_grid(52.0), found, cfg)
+    # the squares' own spacing, or a coarser map lattice (marks or prints taken for squares)
+    assert _squares_lattice(_grid(62.0), found, cfg)
+    assert _squares_lattice(_grid(90.0), found, cfg)
+    assert _squares_lattice(_grid(40.0), found[:1], cfg)  # one square gives no spacing
+
+
+def test_an_expedition_card_is_not_taken_for_a_map_by_a_finer_lattice() -> None:
+    # a seeded hard-tier scene: an L of three squares on a glossy orange card, on whose face the
+    # grid search fits a finer 4 x 4 lattice to the squares' edges and the art with most places
+    # "present"; the map card it stood for was named at a confidence of 0.09
+    from vision.bench.cards import TIERS
+    from vision.bench.common import bench_rng
+    from vision.synth.scene import render_scene
+
+    scene = render_scene(bench_rng(0, TIERS.index("hard"), 51), "hard", size=(1920, 1080))
+    assert scene.expedition is not None and scene.expedition.id == "e5"
+    found = read_expedition(scene.image)
+    assert found is not None and same_shape(found.id, "e5")
