@@ -331,7 +331,9 @@ def _squares_lattice(grid: grid_mod.Grid, found: list[tuple[float, float, float]
     face px) as its cells: its cells not clearly closer together than the squares' centres (by
     more than ``map_pitch_tol``). A finer lattice cannot have them for cells: it was fitted to
     the face's art and the squares' edges, and its presence, judged against its own weak sides,
-    says nothing. (A coarser one may be a map card's, with marks or prints taken for squares.)"""
+    says nothing. (A coarser one may be a map card's, with marks or prints taken for squares.)
+    The squares are those found by their own outlines when there are two or more: squares
+    found as one region may span several of a map's outlined cells."""
     pts = np.array([(x, y) for x, y, _ in found], np.float64)
     if len(pts) < 2:
         return True
@@ -381,9 +383,12 @@ def read_expedition(image: NDArray[np.uint8], config: ExpeditionConfig | None = 
         match: str | None = None
         cells: frozenset[Cell] | None = None
         by_region = False
+        outlined: list[tuple[float, float, float]] = []
         for finder in (squares, region_squares):  # one outline per square; else one region
             found = finder(face, ppm, cfg)
             by_region = finder is region_squares
+            if not by_region:
+                outlined = found
             if not cfg.min_squares <= len(found) <= cfg.max_squares:
                 continue
             cells = pattern(found, cfg)
@@ -403,7 +408,7 @@ def read_expedition(image: NDArray[np.uint8], config: ExpeditionConfig | None = 
         if best is not None and not rank > (best.confidence, len(best.cells)):
             continue  # no better than the best reading: its face's grid would change nothing
         grid = grid_mod.locate_grid(face, ppm)
-        if (grid is not None and _squares_lattice(grid, found, cfg)
+        if (grid is not None and _squares_lattice(grid, outlined if len(outlined) >= 2 else found, cfg)
                 and int((grid.presence > cfg.map_presence).sum()) > 2 * cfg.max_squares):
             continue  # a map card with few clean cells
         best = reading

@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.cards.detect import detect
+from vision.cards.detect import CardQuad, detect
 from vision.cards.expedition import (
     _squares_lattice,
     default_config,
@@ -17,7 +17,7 @@ from vision.cards.expedition import (
 )
 from vision.cards.grid import Grid
 
-from .conftest import expedition_face, place, table
+from .conftest import expedition_face, lattice, place, table
 
 SHAPES = {
     "e1": [(0, 0), (1, 0)],
@@ -92,6 +92,18 @@ def test_a_lattice_finer_than_the_squares_cannot_hold_them() -> None:
     assert _squares_lattice(_grid(62.0), found, cfg)
     assert _squares_lattice(_grid(90.0), found, cfg)
     assert _squares_lattice(_grid(40.0), found[:1], cfg)  # one square gives no spacing
+
+
+def test_map_cells_found_as_one_region_keep_their_lattice(rng: np.random.Generator) -> None:
+    # a card of 3 x 3 outlined cells: a region search splits them into four larger squares, but
+    # the face's lattice is that of its outlined cells, so the face is a map card's
+    img = np.full((480, 640, 3), (120, 125, 130), np.uint8)
+    corners = np.array([[60, 120], [186, 120], [186, 296], [60, 296]], np.float64)
+    cv2.fillPoly(img, [corners.astype(np.int32)], (160, 90, 40))
+    lattice(img, 92, 180, 20, 3)
+    img = np.clip(img + rng.normal(0.0, 2.0, img.shape), 0, 255).astype(np.uint8)
+    quad = CardQuad(corners, False, float(cv2.contourArea(corners.astype(np.float32))))
+    assert read_expedition(img, quads=(quad,)) is None
 
 
 def test_an_expedition_card_is_not_taken_for_a_map_by_a_finer_lattice() -> None:
