@@ -327,13 +327,13 @@ def pattern(found: list[tuple[float, float, float]], config: ExpeditionConfig | 
 
 def _squares_lattice(grid: grid_mod.Grid, found: list[tuple[float, float, float]],
                      cfg: ExpeditionConfig) -> bool:
-    """Whether a lattice found on a face may hold the squares ``found`` (``(x, y, side)`` each,
-    face px) as its cells: its cells not clearly closer together than the squares' centres (by
-    more than ``map_pitch_tol``). A finer lattice cannot have them for cells: it was fitted to
-    the face's art and the squares' edges, and its presence, judged against its own weak sides,
-    says nothing. (A coarser one may be a map card's, with marks or prints taken for squares.)
-    The squares are those found by their own outlines when there are two or more: squares
-    found as one region may span several of a map's outlined cells."""
+    """Whether a lattice found on a face may hold the squares ``found`` by their own outlines
+    (``(x, y, side)`` each, face px) as its cells: its cells not clearly closer together than the
+    squares' centres (by more than ``map_pitch_tol``), or fewer than two such squares. A finer
+    lattice cannot have them for cells: it was fitted to the face's art and the squares' edges,
+    and its presence, judged against its own weak sides, says nothing. (A coarser one may be a
+    map card's, with marks or prints taken for squares. Squares found as one region are not
+    compared: a region may span several of a map's cells, or a frame cut by a wrong outline.)"""
     pts = np.array([(x, y) for x, y, _ in found], np.float64)
     if len(pts) < 2:
         return True
@@ -408,7 +408,7 @@ def read_expedition(image: NDArray[np.uint8], config: ExpeditionConfig | None = 
         if best is not None and not rank > (best.confidence, len(best.cells)):
             continue  # no better than the best reading: its face's grid would change nothing
         grid = grid_mod.locate_grid(face, ppm)
-        if (grid is not None and _squares_lattice(grid, outlined if len(outlined) >= 2 else found, cfg)
+        if (grid is not None and _squares_lattice(grid, outlined, cfg)
                 and int((grid.presence > cfg.map_presence).sum()) > 2 * cfg.max_squares):
             continue  # a map card with few clean cells
         best = reading
