@@ -696,8 +696,11 @@ def _classify_once(samples: SpotSamples, model: TokenModel,
     d_empty = dist(e if model.empty is None else e - np.asarray(model.empty, np.float64))
     empty = (d_empty < cfg.empty_distance) & flat & boardlike
     # every empty spot of a board is the same print: when a few are clearly empty, the others
-    # must look like them
-    seeds = (d_empty < cfg.empty_seed_distance) & flat & boardlike & ~covered & ~ringless
+    # must look like them. A clear one is flat too, well under the texture an empty spot may
+    # show (a light token's faint emblem on a light board stays under that, and must not set
+    # the print the others are held to)
+    smooth = texture * calm < cfg.empty_seed_texture * cfg.empty_texture_max
+    seeds = (d_empty < cfg.empty_seed_distance) & smooth & boardlike & ~covered & ~ringless
     clustered = np.zeros(25, bool)
     if seeds.sum() >= cfg.empty_min_seeds:
         d_empty = dist(e - np.median(e[seeds], axis=0))

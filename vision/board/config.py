@@ -84,6 +84,7 @@ class BoardConfig:
     empty_texture_max: float
     empty_global_distance: float
     empty_seed_distance: float
+    empty_seed_texture: float
     empty_min_seeds: int
     empty_cluster_distance: float
     hand_chroma: tuple[float, ...]

@@ -193,3 +193,27 @@ def test_a_light_token_with_a_rim_is_no_empty_place() -> None:
     loose = dataclasses.replace(default_config(), empty_ring_max=1e9)
     other = read(scene.image, config=loose)
     assert other is not None and other.cells[0][3] == "."
+
+
+def test_a_light_token_is_no_clear_empty_place_for_the_others() -> None:
+    """Two white tokens on a light board under a magenta cast look like its one empty place in
+    colour, and their faint emblems stay under the texture an empty spot may show. The clear
+    empty places that set the print the others are held to are flat, so the whites do not vouch
+    for each other as empty places: they are read as whites."""
+    import dataclasses
+
+    from vision.bench.board import TIERS, bench_rng, scene_conditions
+
+    rng = bench_rng(2, TIERS.index("typical"), 89)
+    conditions = scene_conditions(rng, "typical", (1920, 1080), None)
+    scene = render_board_scene(rng, "typical", (1920, 1080), conditions=conditions)
+    reading = read(scene.image)
+    assert reading is not None
+    whites = [(2, 3), (3, 3)]
+    assert all(scene.cells[r][c] == "W" for r, c in whites)
+    assert [reading.cells[r][c] for r, c in whites] == ["W", "W"]
+    assert scene.cells[2][1] == "." and reading.cells[2][1] == "."
+    # with seeds as textured as any empty spot, a white joins the empty place's cluster
+    loose = dataclasses.replace(default_config(), empty_seed_texture=1.0)
+    other = read(scene.image, config=loose)
+    assert other is not None and [other.cells[r][c] for r, c in whites] == [".", "."]
