@@ -16,9 +16,9 @@ place nothing well outlined took. A quad that borrows a side from something else
 lies inside (a part of that card closed off by a line of its face).
 The image border is drawn into the edge map so a card cut by the border still closes; such a
 card is reported ``partial``. A complete loop twice a card long is no card but may be two cards
-end to end, and a quad that gave way to a card it holds may be two cards side by side: both are
-reported apart (``Detection.doubles``), and :func:`split_pair` cuts such a pair into its two
-cards for the reader to check.
+end to end (or, smaller, one card seen steeply), and a quad that gave way to a card it holds may
+be two cards side by side: both are reported apart (``Detection.doubles``), and :func:`split_pair`
+cuts such a pair into its two cards for the reader to check.
 
 A card whose outline is open (touching another card, on a table of its own colour, under
 glare) is no closed loop; :func:`propose` offers such cards from two straight sides meeting at a
@@ -122,7 +122,8 @@ class Detection(tuple[CardQuad, ...]):
     so that :func:`propose` on the same photo need not make it again, and ``doubles``: complete
     outlines that may be two touching cards (twice a card long: two end to end; or far larger than
     the photo's card and holding a card-sized candidate: two side by side, see :func:`detect`), for
-    the reader to try as the two cards of :func:`split_pair`."""
+    the reader to try as the two cards of :func:`split_pair`; an outline of the first shape may
+    also be one card seen steeply, which the reader tries when its halves are not two cards."""
 
     canny: NDArray[np.uint8] | None
     doubles: tuple[CardQuad, ...]

@@ -912,6 +912,11 @@ def _double_halves(image: NDArray[np.uint8], doubles: Sequence[detect_mod.CardQu
     ``detect.nest_overlap`` of the smaller) are read, and added when the catalog names them all as
     different cards. A half of one card shows half its grid, a shape no map card has. The quads read
     unnamed inside an added half are pieces of its card and give way to it.
+
+    An outline of that shape over which no named card lies, and whose halves are not two cards (or
+    which is too small for two), may be one card seen steeply, its short side shrunk the most near
+    the edge of a tilted view: it is read whole, and added when :func:`_steep_card` keeps the
+    reading (the unnamed quads inside it give way to it).
     """
     out = list(found)
     least = cfg.detect.min_area_frac * image.shape[0] * image.shape[1]
