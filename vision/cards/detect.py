@@ -815,9 +815,9 @@ def detect(image: NDArray[np.uint8], config: DetectConfig | None = None) -> Dete
     out = [CardQuad(quad, is_partial, area) for quad, is_partial, area in kept]
     out.sort(key=lambda q: (q.partial, -q.area))
     # two cards lying end to end with no edge between them close one loop twice a card long: it
-    # is no card, but the reader may find in its halves the cards that no quad kept outlines (each
-    # half at least a card's least area, min_area_frac of the photo; its opposite sides matching
-    # as a card's do in perspective, see plausible). So may it in a quad that gave way to the
+    # is no card, but the reader may find in its halves the cards that no quad kept outlines (when
+    # each half has at least a card's least area, min_area_frac of the photo; its opposite sides
+    # matching as a card's do in perspective, see plausible). So may it in a quad that gave way to the
     # card-sized candidate it holds (two cards side by side, one of them outlined on its own), when
     # each of its sides runs along an edge (side_support): two cards side by side but shifted along
     # their joint make a quad whose long sides cut across the cards' corners, and whose halves are

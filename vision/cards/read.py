@@ -913,10 +913,9 @@ def _double_halves(image: NDArray[np.uint8], doubles: Sequence[detect_mod.CardQu
     different cards. A half of one card shows half its grid, a shape no map card has. The quads read
     unnamed inside an added half are pieces of its card and give way to it.
 
-    An outline of that shape over which no named card lies, and whose halves are not two cards (or
-    which is too small for two), may be one card seen steeply, its short side shrunk the most near
-    the edge of a tilted view: it is read whole, and added when :func:`_steep_card` keeps the
-    reading (the unnamed quads inside it give way to it).
+    Halves are read only on an outline that has room for two cards (twice ``detect.min_area_frac``
+    of the photo). An outline of that shape whose halves no named card covers and which holds no
+    two cards may be one card seen steeply, and is read whole (:func:`_steep_card`).
     """
     out = list(found)
     least = cfg.detect.min_area_frac * image.shape[0] * image.shape[1]
@@ -925,24 +924,13 @@ def _double_halves(image: NDArray[np.uint8], doubles: Sequence[detect_mod.CardQu
         over = [[k for k, (q, _, _) in enumerate(out) if _shared(h, q) > cfg.detect.nest_overlap]
                 for h in halves]
         covered = [any(_is_named(out[k][1]) for k in ks) for ks in over]
-        if any(covered):
-            preps = None if all(covered) else _named_halves(image, halves, covered, catalog, cfg)
-        else:
-            preps = _named_halves(image, halves, covered, catalog, cfg) if quad.area >= 2.0 * least else None
-            if preps is None:
-                # one card seen steeply: its outline is as long as two cards' (its short side
-                # shrunk the most near the edge of a tilted view), and its face, cut to a card's
-                # shape, shows square cells the catalog names
-                inside = [_shared(f[0], quad) > cfg.detect.nest_overlap for f in out]
-                if any(a and _is_named(f[1]) for a, f in zip(inside, out, strict=True)):
-                    continue
-                whole = _steep_card(image, quad, catalog, cfg)
-                if whole is not None:
-                    # the unnamed pieces inside give way to it
-                    out = [f for a, f in zip(inside, out, strict=True) if not a]
-                    out.append((quad, whole, False))
-                continue
+        if all(covered):
+            continue
+        # two cards need room for two: each half at least a card's least area
+        preps = _named_halves(image, halves, covered, catalog, cfg) if quad.area >= 2.0 * least else None
         if preps is None:
+            if not any(covered):
+                out = _steep_card(image, quad, out, catalog, cfg)
             continue
         pieces = {k for ks, c in zip(over, covered, strict=True) if not c for k in ks}
         out = [f for k, f in enumerate(out) if k not in pieces]
@@ -950,16 +938,23 @@ def _double_halves(image: NDArray[np.uint8], doubles: Sequence[detect_mod.CardQu
     return out
 
 
-def _steep_card(image: NDArray[np.uint8], quad: detect_mod.CardQuad, catalog: Catalog,
-                cfg: CardsConfig) -> _Prepared | None:
-    """The reading of an outline of a double's shape as one card: kept when the catalog names it
-    with a confidence of at least ``detect.steep_confidence`` on a lattice of square cells."""
+def _steep_card(image: NDArray[np.uint8], quad: detect_mod.CardQuad,
+                found: list[tuple[detect_mod.CardQuad, CardReading | _Prepared, bool]], catalog: Catalog,
+                cfg: CardsConfig) -> list[tuple[detect_mod.CardQuad, CardReading | _Prepared, bool]]:
+    """``found`` with an outline of a double's shape read as one card seen steeply (its outline as
+    long as two cards', its short side shrunk the most near the edge of a tilted view), when no
+    named card lies over it and the catalog names its face, cut to a card's shape, with a
+    confidence of at least ``detect.steep_confidence`` on a lattice of square cells. The unnamed
+    quads inside it give way to it."""
+    inside = [_shared(q, quad) > cfg.detect.nest_overlap for q, _, _ in found]
+    if any(a and _is_named(r) for a, (_, r, _) in zip(inside, found, strict=True)):
+        return found
     p = _prepare(image, quad, catalog, cfg)
     if not (isinstance(p, _Prepared) and p.ident.card is not None):
-        return None
+        return found
     if p.ident.confidence < cfg.detect.steep_confidence or _squareness(p.grid) > cfg.rectify.square_tol:
-        return None
-    return p
+        return found
+    return [f for a, f in zip(inside, found, strict=True) if not a] + [(quad, p, False)]
 
 
 def _is_named(p: CardReading | _Prepared) -> bool:
