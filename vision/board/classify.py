@@ -872,8 +872,40 @@ def _classify_once(samples: SpotSamples, model: TokenModel,
         c[glared] = 1.0 - np.clip(residual[tokens][glared] / cfg.glare_empty_residual, 0, 1) * 0.5
         conf[tokens] = c
         hidden[np.flatnonzero(tokens)[hand]] = True
+    if seeds.sum() >= cfg.empty_min_seeds and samples.ring is not None:
+        ring = samples.ring.reshape(25)
+        faint = ring < cfg.ring_empty_keep * float(np.median(ring[seeds]))
+        hid = _hidden_beside(hidden, (letters == ".") & faint)
+        letters[hid] = "?"
+        conf[hid] = 0.0
+        hidden |= hid
     cells = tuple("".join(letters[r * 5:(r + 1) * 5]) for r in range(5))
     return Classification(cells=cells, confidence=conf.reshape(5, 5), shift=shift), hidden
+
+
+def _hidden_beside(hidden: NDArray[np.bool_], open_: NDArray[np.bool_]) -> NDArray[np.bool_]:
+    """The spots of ``open_`` (25,) bool reached from a ``hidden`` (25,) bool spot through
+    side-by-side ``open_`` spots, as (25,) bool.
+
+    A hand in the board's own colour over an empty place looks like the board, flat and of the
+    print's colour, but it hides the place's printed edge as it hides a token's. So an empty
+    place that shows much less of that edge than the board's clear empty places (``open_``), next
+    to a spot a hand or something else hides, lies under the same hand.
+    """
+    grid_hidden = hidden.reshape(5, 5).copy()
+    grid_open = open_.reshape(5, 5) & ~grid_hidden
+    out = np.zeros((5, 5), bool)
+    while True:
+        near = np.zeros((5, 5), bool)
+        near[1:] |= grid_hidden[:-1]
+        near[:-1] |= grid_hidden[1:]
+        near[:, 1:] |= grid_hidden[:, :-1]
+        near[:, :-1] |= grid_hidden[:, 1:]
+        grow = near & grid_open & ~out
+        if not grow.any():
+            return out.reshape(25)
+        out |= grow
+        grid_hidden |= grow
 
 
 def board_glare(samples: SpotSamples, eps: NDArray[np.float64], light: NDArray[np.float64],

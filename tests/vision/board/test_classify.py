@@ -695,3 +695,20 @@ def test_board_glare_is_a_round_blob_fitted_to_the_patches() -> None:
     plain = SpotSamples(inner=samples.inner, sectors=samples.sectors, texture=samples.texture,
                         background=np.broadcast_to(board, (5, 5, 4, 3)).copy())
     assert board_glare(plain, eps, light, cfg)[1].max() < 1e-6
+
+
+def test_faint_empty_places_beside_a_hidden_spot_are_hidden_too() -> None:
+    from vision.board.classify import _hidden_beside
+
+    hidden = np.zeros((5, 5), bool)
+    hidden[0, 3] = True
+    faint = np.zeros((5, 5), bool)
+    faint[0, 4] = faint[1, 4] = faint[2, 4] = True  # a chain along the edge from the hidden spot
+    faint[4, 0] = True  # a faint empty place far from any hidden spot stays empty
+    got = _hidden_beside(hidden.reshape(25), faint.reshape(25)).reshape(5, 5)
+    assert {tuple(map(int, rc)) for rc in np.argwhere(got)} == {(0, 4), (1, 4), (2, 4)}
+    # diagonal neighbours do not count, and nothing hidden reaches nothing
+    diag = np.zeros((5, 5), bool)
+    diag[1, 2] = True
+    assert not _hidden_beside(hidden.reshape(25), diag.reshape(25)).any()
+    assert not _hidden_beside(np.zeros(25, bool), faint.reshape(25)).any()

@@ -217,3 +217,28 @@ def test_a_light_token_is_no_clear_empty_place_for_the_others() -> None:
     loose = dataclasses.replace(default_config(), empty_seed_texture=1.0)
     other = read(scene.image, config=loose)
     assert other is not None and [other.cells[r][c] for r, c in whites] == [".", "."]
+
+
+def test_a_hand_in_the_boards_colour_over_empty_places_hides_them() -> None:
+    """A hand of a wood board's own colour reaches in over the top-right corner. Two empty places
+    under it look like the board's empty print, flat and of its colour, but their printed edge is
+    gone: beside the spots the hand is found over, they are unknown, not empty."""
+    import dataclasses
+
+    from vision.bench.board import TIERS, bench_rng, scene_conditions
+
+    rng = bench_rng(0, TIERS.index("hard"), 48)
+    conditions = scene_conditions(rng, "hard", (1920, 1080), None)
+    scene = render_board_scene(rng, "hard", (1920, 1080), conditions=conditions)
+    reading = read(scene.image)
+    assert reading is not None
+    under = [(0, 2), (0, 4)]
+    assert all(rc in scene.occluded for rc in under)
+    assert [reading.cells[r][c] for r, c in under] == ["?", "?"]
+    assert all(list(rc) in [list(u) for u in reading.unknown] for rc in under)
+    # the board's clear empty places away from the hand stay empty
+    assert [reading.cells[r][c] for r, c in [(1, 2), (3, 0), (4, 2), (4, 4)]] == [".", ".", ".", "."]
+    # without the printed edge as evidence (any edge keeps an empty place), the hand reads as empty
+    blind = dataclasses.replace(default_config(), ring_empty_keep=0.0)
+    other = read(scene.image, config=blind)
+    assert other is not None and [other.cells[r][c] for r, c in under] == [".", "."]
