@@ -10,9 +10,18 @@ import pytest
 
 from vision.analyze import analyze
 from vision.board import default_config, learn_tokens, read
-from vision.synth.board import render_board_scene
+from vision.synth.board import BoardScene, render_board_scene
 
 SIZE = (1280, 720)
+
+
+def _bench_scene(tier: str, seed: int, index: int) -> BoardScene:
+    """Scene ``index`` of ``tier`` in ``goldtable bench splendor-duel --seed SEED`` (1920x1080)."""
+    from vision.bench.board import TIERS, bench_rng, scene_conditions
+
+    rng = bench_rng(seed, TIERS.index(tier), index)
+    conditions = scene_conditions(rng, tier, (1920, 1080), None)
+    return render_board_scene(rng, tier, (1920, 1080), conditions=conditions)
 
 
 def _errors(truth: tuple[str, ...], got: tuple[str, ...], partly: tuple[tuple[int, int], ...] = ()) -> int:
@@ -133,15 +142,11 @@ def test_a_malformed_profile_model_is_a_typed_error() -> None:
 def test_light_tokens_that_look_like_skin_under_a_warm_lights_first_estimate_are_read() -> None:
     import dataclasses
 
-    from vision.bench.board import scene_conditions
-    from vision.bench.common import bench_rng
     from vision.board import default_config
 
     # a hard scene (seed 0, scene 34): a strong orange light and a glare over a parchment board;
     # the light estimated from the coloured tokens leaves two pearls and a white skin-tinted
-    rng = bench_rng(0, 2, 34)
-    cond = scene_conditions(rng, "hard", (1920, 1080), None)
-    scene = render_board_scene(rng, "hard", (1920, 1080), conditions=cond)
+    scene = _bench_scene("hard", 0, 34)
     light = [(r, c) for r in range(5) for c in range(5) if scene.cells[r][c] in "WP"]
     reading = read(scene.image)
     assert reading is not None
@@ -159,11 +164,7 @@ def test_a_white_pearl_tie_is_a_doubtful_reading_not_an_unknown(seed: int, index
     """Under a strong warm lamp, another split of the light tokens into whites and pearls fits
     about as well as the best one: the spot keeps the best split's kind, with no confidence, and
     is listed as doubtful (it is visible: unknown would be wrong)."""
-    from vision.bench.board import TIERS, bench_rng, scene_conditions
-
-    rng = bench_rng(seed, TIERS.index("hard"), index)
-    conditions = scene_conditions(rng, "hard", (1920, 1080), None)
-    scene = render_board_scene(rng, "hard", (1920, 1080), conditions=conditions)
+    scene = _bench_scene("hard", seed, index)
     reading = read(scene.image)
     assert reading is not None
     r, c = spot
@@ -177,11 +178,7 @@ def test_a_light_token_with_a_rim_is_no_empty_place() -> None:
     """A white token on a light board under a warm lamp looks like the board's empty places, but
     its rim is a much stronger round edge than their print's: it is read as a token, and the
     board's empty places stay empty."""
-    from vision.bench.board import TIERS, bench_rng, scene_conditions
-
-    rng = bench_rng(1, TIERS.index("hard"), 64)
-    conditions = scene_conditions(rng, "hard", (1920, 1080), None)
-    scene = render_board_scene(rng, "hard", (1920, 1080), conditions=conditions)
+    scene = _bench_scene("hard", 1, 64)
     reading = read(scene.image)
     assert reading is not None
     assert scene.cells[0][3] == "W" and reading.cells[0][3] == "W"
@@ -202,11 +199,7 @@ def test_a_light_token_is_no_clear_empty_place_for_the_others() -> None:
     for each other as empty places: they are read as whites."""
     import dataclasses
 
-    from vision.bench.board import TIERS, bench_rng, scene_conditions
-
-    rng = bench_rng(2, TIERS.index("typical"), 89)
-    conditions = scene_conditions(rng, "typical", (1920, 1080), None)
-    scene = render_board_scene(rng, "typical", (1920, 1080), conditions=conditions)
+    scene = _bench_scene("typical", 2, 89)
     reading = read(scene.image)
     assert reading is not None
     whites = [(2, 3), (3, 3)]
@@ -225,11 +218,7 @@ def test_a_hand_in_the_boards_colour_over_empty_places_hides_them() -> None:
     gone: beside the spots the hand is found over, they are unknown, not empty."""
     import dataclasses
 
-    from vision.bench.board import TIERS, bench_rng, scene_conditions
-
-    rng = bench_rng(0, TIERS.index("hard"), 48)
-    conditions = scene_conditions(rng, "hard", (1920, 1080), None)
-    scene = render_board_scene(rng, "hard", (1920, 1080), conditions=conditions)
+    scene = _bench_scene("hard", 0, 48)
     reading = read(scene.image)
     assert reading is not None
     under = [(0, 2), (0, 4)]
