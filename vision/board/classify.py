@@ -872,6 +872,8 @@ def _classify_once(samples: SpotSamples, model: TokenModel,
         c[glared] = 1.0 - np.clip(residual[tokens][glared] / cfg.glare_empty_residual, 0, 1) * 0.5
         conf[tokens] = c
         hidden[np.flatnonzero(tokens)[hand]] = True
+    # an empty place beside a hidden spot that shows under ``ring_empty_keep`` of the clear empty
+    # places' printed edge lies under the same hand (one in the board's own colour)
     if seeds.sum() >= cfg.empty_min_seeds and samples.ring is not None:
         ring = samples.ring.reshape(25)
         faint = ring < cfg.ring_empty_keep * float(np.median(ring[seeds]))
