@@ -701,6 +701,9 @@ def _classify_once(samples: SpotSamples, model: TokenModel,
     # the print the others are held to)
     smooth = texture * calm < cfg.empty_seed_texture * cfg.empty_texture_max
     seeds = (d_empty < cfg.empty_seed_distance) & smooth & boardlike & ~covered & ~ringless
+    # the printed round edge of the clear empty places (None without them, or without edges)
+    edges = None if samples.ring is None else samples.ring.reshape(25)
+    print_edge = float(np.median(edges[seeds])) if edges is not None and seeds.any() else None
     clustered = np.zeros(25, bool)
     if seeds.sum() >= cfg.empty_min_seeds:
         d_empty = dist(e - np.median(e[seeds], axis=0))
@@ -710,16 +713,14 @@ def _classify_once(samples: SpotSamples, model: TokenModel,
     # shows a good part of their edge (``ring_empty_keep`` of their median: a faintly printed
     # empty place); otherwise something covers it (a hand in the board's own colour hides the
     # printed edge as well as a token's)
-    if clustered.any() and samples.ring is not None:
-        ring = samples.ring.reshape(25)
-        clustered &= ring >= cfg.ring_empty_keep * float(np.median(ring[seeds]))
+    if clustered.any() and edges is not None and print_edge is not None:
+        clustered &= edges >= cfg.ring_empty_keep * print_edge
     empty &= ~covered & (~ringless | clustered)
     # every empty place of a board is the same print, with the same faint edge: a spot that looks
     # like them but shows a much stronger round edge is a token's rim (a light token on a light
     # board under a warm lamp), when enough clear empty places show what their edge is
-    if seeds.sum() >= cfg.empty_ring_seeds and samples.ring is not None:
-        ring = samples.ring.reshape(25)
-        empty &= ~(ring > cfg.empty_ring_max * float(np.median(ring[seeds])))
+    if seeds.sum() >= cfg.empty_ring_seeds and edges is not None and print_edge is not None:
+        empty &= ~(edges > cfg.empty_ring_max * print_edge)
     covered |= ringless & ~empty
     letters[empty] = "."
     conf[empty] = 1.0 - np.clip(d_empty[empty] / (2 * cfg.empty_distance), 0, 1) * 0.5
@@ -852,16 +853,15 @@ def _classify_once(samples: SpotSamples, model: TokenModel,
         # empty places in all but that light
         glared = np.zeros(len(kinds), bool)
         residual = np.full(25, np.inf)
-        if seeds.sum() >= cfg.empty_min_seeds and samples.ring is not None:
+        if seeds.sum() >= cfg.empty_min_seeds and edges is not None and print_edge is not None:
             colours = np.full((25, 3), np.nan)
             colours[np.flatnonzero(tokens)] = np.exp(means[best] + shift)
-            print_edge = float(np.median(samples.ring.reshape(25)[seeds]))
             found, residual = glared_empty(samples, eps, np.median(e[seeds], axis=0), print_edge,
                                            np.exp(shift + white), colours, cfg)
             # a glare pales a skin-coloured print (a wood board's) to skin's hue, so the spot's
             # own hue is no sign of a hand when the print plus white light explains it and the
             # print's edge shows (a hand hides it); a hand reaching in is found on the board's map
-            edged = samples.ring.reshape(25)[tokens] >= cfg.glare_hand_edge * print_edge
+            edged = edges[tokens] >= cfg.glare_hand_edge * print_edge
             glared = found[tokens] & ~(hand & ~edged) & ~blind & ~back
         kinds[glared] = "."
         letters[tokens] = kinds
@@ -874,10 +874,8 @@ def _classify_once(samples: SpotSamples, model: TokenModel,
         hidden[np.flatnonzero(tokens)[hand]] = True
     # an empty place beside a hidden spot that shows under ``ring_empty_keep`` of the clear empty
     # places' printed edge lies under the same hand (one in the board's own colour)
-    if seeds.sum() >= cfg.empty_min_seeds and samples.ring is not None:
-        ring = samples.ring.reshape(25)
-        faint = ring < cfg.ring_empty_keep * float(np.median(ring[seeds]))
-        hid = _hidden_beside(hidden, (letters == ".") & faint)
+    if seeds.sum() >= cfg.empty_min_seeds and edges is not None and print_edge is not None:
+        hid = _hidden_beside(hidden, (letters == ".") & (edges < cfg.ring_empty_keep * print_edge))
         letters[hid] = "?"
         conf[hid] = 0.0
         hidden |= hid
@@ -894,20 +892,11 @@ def _hidden_beside(hidden: NDArray[np.bool_], open_: NDArray[np.bool_]) -> NDArr
     place that shows much less of that edge than the board's clear empty places (``open_``), next
     to a spot a hand or something else hides, lies under the same hand.
     """
-    grid_hidden = hidden.reshape(5, 5).copy()
-    grid_open = open_.reshape(5, 5) & ~grid_hidden
-    out = np.zeros((5, 5), bool)
-    while True:
-        near = np.zeros((5, 5), bool)
-        near[1:] |= grid_hidden[:-1]
-        near[:-1] |= grid_hidden[1:]
-        near[:, 1:] |= grid_hidden[:, :-1]
-        near[:, :-1] |= grid_hidden[:, 1:]
-        grow = near & grid_open & ~out
-        if not grow.any():
-            return out.reshape(25)
-        out |= grow
-        grid_hidden |= grow
+    from scipy.ndimage import label
+
+    groups, _ = label((hidden | open_).reshape(5, 5))  # side by side (4-connected)
+    reached = np.isin(groups, groups.reshape(25)[hidden]) & (groups > 0)
+    return reached.reshape(25) & open_ & ~hidden
 
 
 def board_glare(samples: SpotSamples, eps: NDArray[np.float64], light: NDArray[np.float64],
