@@ -56,6 +56,8 @@ class MarksConfig:
     fill_patch: float
     min_shade: float
     shade_tint: float
+    glare_lift: float
+    glare_window: float
     fill_percentile: float
     corner_frac: float
     sector_on: float
@@ -621,8 +623,10 @@ def _ink_map(lab: NDArray[np.float32], paper: NDArray[np.float32], cells: list[_
     least that light: a colour cast tints the cells unequally and a glare may hold the card's
     lightest pixels, so ``paper`` may be a glare's colour. A cell at least as light as ``paper``
     keeps its own fill colour (a glare adds light and washes the colour out; pen only darkens a
-    cell). Each cell's fill is painted over its box, and the whole window is compared with the
-    fill at once.
+    cell). A glare lights a cell unevenly: in a cell whose fill is more than ``glare_lift`` x
+    ``ink_dark`` lighter than the paper, the fill's lightness follows the glare pixel by pixel
+    (:func:`_lit_paper`), between the paper's and the cell's fill lightness. Each cell's fill is
+    painted over its box, and the whole window is compared with the fill at once.
     """
     used = [cell for cell in cells if lab[cell.box].size and lab[cell.inner].size]
     fill = np.zeros((len(used), 3))
@@ -660,6 +664,8 @@ def _ink_map(lab: NDArray[np.float32], paper: NDArray[np.float32], cells: list[_
         if not pen_all_over:
             local[0] = min(paper[0], max(float(fill[n, 0]), cfg.min_shade * paper[0]))
         ref[cell.box] = local
+        if not pen_all_over and fill[n, 0] > paper[0] + cfg.glare_lift * ink_dark:
+            ref[cell.box][:, :, 0] = _lit_paper(lab[cell.box][:, :, 0], cell, (paper[0], fill[n, 0]), cfg)
         covered[cell.box] = True
     own = {cell.rc: fill[n].astype(np.float32) for n, cell in enumerate(used)}
     if not used:
@@ -667,6 +673,23 @@ def _ink_map(lab: NDArray[np.float32], paper: NDArray[np.float32], cells: list[_
     dist = _lab_distance(lab - ref)
     strength = np.maximum(dist / ink_dist, (ref[:, :, 0] - lab[:, :, 0]) / ink_dark)
     return covered & ((dist > ink_dist) | (lab[:, :, 0] < ref[:, :, 0] - ink_dark)), strength, own
+
+
+def _lit_paper(light: NDArray[np.float32], cell: _Cell, bounds: tuple[float, float],
+               cfg: MarksConfig) -> NDArray[np.float32]:
+    """The paper's lightness under a glare at each pixel of a cell's box, ``(h, w)`` float32, from
+    the box's lightness ``light`` ``(h, w)`` float32.
+
+    A glare's light varies smoothly over a cell, while pen strokes are thin: the lightest pixel
+    within a square of ``glare_window`` x the cell's inside width (smoothed over a square of that
+    size) is the lit paper there, kept within ``bounds`` (the paper's lightness, the cell's fill
+    lightness). Against the cell's one fill lightness, a faint stroke in the glare's dimmer part is
+    no darker than that part; against the paper's, the glare itself lies as far from the paper as
+    pen does.
+    """
+    k = max(3, int(cfg.glare_window * (cell.inner[1].stop - cell.inner[1].start)) | 1)
+    lit = cv2.blur(cv2.dilate(np.ascontiguousarray(light), np.ones((k, k), np.uint8)), (k, k))
+    return np.clip(lit, bounds[0], bounds[1])
 
 
 def _outline_cleared(ink_map: NDArray[np.bool_], cells: list[_Cell],

@@ -53,20 +53,33 @@ def test_faint_pen_under_a_glare_is_uncertain() -> None:
 
 @pytest.mark.parametrize("keep", [0.3, 0.45])
 def test_faint_pen_as_strong_as_the_cards_marks_is_marked(keep: float) -> None:
-    # glares that leave at least faint_floor of the contrast: the faint ink keeps the pen's strength
+    # glares that leave at least faint_floor of the contrast: the faint ink keeps the pen's strength.
+    # The glare here is flat, so the first stage is asked not to follow its light (glare_lift):
+    # this is the fifth stage's own reading
     face, grid, plain = _glared(cross=True, keep=keep)
-    cfg = default_config()
+    cfg = replace(default_config(), glare_lift=1e9)
     assert keep >= cfg.faint_floor
     # the premise: judged against the whole card's contrast, the pen under the glare is no ink
     off = replace(cfg, glare_ratio=0.0)
     assert read_marks(face, grid, plain, config=off).state.tolist() == [[1, 1, 0, 0, 0]]
-    ink = cell_ink(face, grid, plain)
+    ink = cell_ink(face, grid, plain, cfg)
     assert ink.faint is not None and ink.strength is not None
     assert ink.faint[3][0, 3] >= cfg.dot_share * ink.strength[0, 0]
-    assert read_marks(face, grid, plain, ink=ink).state.tolist() == [[1, 1, 0, 1, 0]]
+    assert read_marks(face, grid, plain, ink=ink, config=cfg).state.tolist() == [[1, 1, 0, 1, 0]]
     # the same ink asked to be far stronger than the card's pen stays open
     strict = replace(cfg, dot_share=10.0)
     assert read_marks(face, grid, plain, ink=ink, config=strict).state.tolist() == [[1, 1, 0, -1, 0]]
+
+
+def test_pen_under_a_flat_glare_is_read_against_the_glares_light() -> None:
+    # the first stage measures the pen against the glare's own lightness (glare_lift), not the
+    # paper's: under a glare that leaves 0.45 of the contrast, the pen is marked with the faint
+    # stage off, and the clean glared cell stays unmarked
+    face, grid, plain = _glared(cross=True, keep=0.45)
+    off = replace(default_config(), glare_ratio=0.0)
+    assert read_marks(face, grid, plain, config=off).state.tolist() == [[1, 1, 0, 1, 0]]
+    face, grid, plain = _glared(cross=False, keep=0.45)
+    assert read_marks(face, grid, plain, config=off).state.tolist() == [[1, 1, 0, 0, 0]]
 
 
 def test_a_faint_open_case_or_a_card_without_clear_marks_stays_uncertain() -> None:
