@@ -91,6 +91,7 @@ class MarksConfig:
     loop_corners: float
     loop_common: float
     loop_cells: int
+    ring_common_cells: int
     print_shift_px: int
     spill_offset: float
     print_edge_px: int
@@ -1257,6 +1258,7 @@ def read_marks(face: NDArray[np.uint8], grid: Grid, printed: NDArray[np.str_],
     # the fourth stage's cells: 1 where the faint ink reads as a mark, -1 as an open case
     faint_read = np.zeros((rows, cols), np.int8)
     loops = _loops_apart(ink, printed, cfg)
+    ring_base = _ring_baseline(ink, printed, cfg)
     for sym in sorted(set(printed.ravel()) - {"."}):
         where = printed == sym
         cells = list(zip(*np.nonzero(where), strict=True))
@@ -1275,6 +1277,9 @@ def read_marks(face: NDArray[np.uint8], grid: Grid, printed: NDArray[np.str_],
             if sym == "#":
                 c, sec = _plain_evidence(ink, rc, cfg)
                 lo, hi = cfg.plain_lo, cfg.plain_hi
+                if c <= lo[0]:
+                    # ring ink with an empty centre, above what the lattice leaves in every ring
+                    sec = max(0.0, sec - ring_base)
             else:
                 lo, hi = cfg.symbol_lo, cfg.symbol_hi
                 typ = typical.get(sym)
@@ -1343,6 +1348,25 @@ def _plain_evidence(ink: CellInk, rc: tuple[int, int], cfg: MarksConfig) -> tupl
     if c < cfg.plain_hi[0] and float(ink.spread[rc]) <= cfg.spill_arc:
         sec = min(sec, 0.5 * (cfg.plain_lo[1] + cfg.plain_hi[1]))
     return c, sec
+
+
+def _ring_baseline(ink: CellInk, printed: NDArray[np.str_], cfg: MarksConfig) -> float:
+    """The ring sector share the lattice itself leaves in the plain cells: the second-least share
+    (:func:`_second_least`) of the plain cells with no ink in their centre (at most
+    ``plain_lo[0]``), when there are ``ring_common_cells`` of them or more; at most
+    ``plain_lo[1]``; else 0.
+
+    Heavy blur spreads a thick outline past what :func:`_outline_cleared` removes, into every
+    cell's ring alike: clean cells then show ring ink around an empty centre, as a faint ring drawn
+    on the cell would. A ring mark inks the ring's sectors beyond what the clean cells show. The
+    second-least share is taken, as for a symbol's baseline, so that one odd cell proves nothing;
+    the bound keeps a card ringed in nearly every cell from hiding its rings.
+    """
+    free = [float(ink.sectors[rc]) for rc in zip(*np.nonzero(printed == "#"), strict=True)
+            if float(ink.centre[rc]) <= cfg.plain_lo[0]]
+    if len(free) < cfg.ring_common_cells:
+        return 0.0
+    return min(_second_least(np.array(free)), cfg.plain_lo[1])
 
 
 def _loops_apart(ink: CellInk, printed: NDArray[np.str_], cfg: MarksConfig) -> bool:
