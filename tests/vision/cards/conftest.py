@@ -164,6 +164,27 @@ def with_noise(face: NDArray[np.uint8], rng: np.random.Generator) -> NDArray[np.
     return np.clip(face + rng.normal(0.0, 3.0, face.shape), 0, 255).astype(np.uint8)
 
 
+def draw_square_lattice(img: NDArray[np.float64], n: int, cell: int, margin: int) -> None:
+    """Draw in place the dark outlines of ``n`` x ``n`` cells of ``cell`` px, ``margin`` px in from
+    the top-left of ``img`` ``(h, w, 3)`` float64 BGR (the mark stage tests)."""
+    for p in (margin + k * cell for k in range(n + 1)):
+        cv2.line(img, (p, margin), (p, margin + n * cell), (40, 50, 60), 3)
+        cv2.line(img, (margin, p), (margin + n * cell, p), (40, 50, 60), 3)
+
+
+def square_lattice_grid(n: int, cell: int, margin: int, paper: NDArray[np.float64]) -> Grid:
+    """The :class:`Grid` of :func:`draw_square_lattice`'s cells, all plain, on ``paper`` (BGR)."""
+    at = np.array([margin + k * cell for k in range(n + 1)], float)
+    return Grid(at, at, np.ones((n, n)), paper)
+
+
+def photographed(img: NDArray[np.float64], rng: np.random.Generator) -> NDArray[np.uint8]:
+    """``img`` ``(h, w, 3)`` float64 through a slightly soft lens and a little sensor noise, as
+    uint8."""
+    img = cv2.GaussianBlur(img, (0, 0), 0.8)
+    return np.clip(img + rng.normal(0.0, 2.0, img.shape), 0, 255).astype(np.uint8)
+
+
 def row_face(n: int, s: int = 48, paper: tuple[int, int, int] = (235, 235, 235),
              outline: tuple[int, int, int] = (40, 40, 40)) -> tuple[NDArray[np.uint8], Grid]:
     """``n`` outlined plain cells of ``s`` px in a row (the mark stage tests).

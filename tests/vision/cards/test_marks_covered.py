@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import dataclasses
 
-import cv2
 import numpy as np
 from numpy.typing import NDArray
 
 from vision.cards.grid import Grid
 from vision.cards.marks import default_config, read_marks
+
+from .conftest import draw_square_lattice, photographed, square_lattice_grid
 
 CELL = 48
 MARGIN = 16
@@ -30,16 +31,12 @@ def _face(rng: np.random.Generator, pen_share: float = 0.5, shade: float = 0.85)
     img[:] = FILL
     for (r, c), tone in ((COVERED, (1 - pen_share) * FILL + pen_share * PEN), (SHADED, shade * FILL)):
         img[MARGIN + r * CELL:MARGIN + (r + 1) * CELL, MARGIN + c * CELL:MARGIN + (c + 1) * CELL] = tone
-    for p in (MARGIN + k * CELL for k in range(4)):
-        cv2.line(img, (p, MARGIN), (p, MARGIN + 3 * CELL), (40, 50, 60), 3)
-        cv2.line(img, (MARGIN, p), (MARGIN + 3 * CELL, p), (40, 50, 60), 3)
-    img = cv2.GaussianBlur(img, (0, 0), 0.8)
-    return np.clip(img + rng.normal(0.0, 2.0, img.shape), 0, 255).astype(np.uint8)
+    draw_square_lattice(img, 3, CELL, MARGIN)
+    return photographed(img, rng)
 
 
 def _grid() -> Grid:
-    at = np.array([MARGIN + k * CELL for k in range(4)], float)
-    return Grid(at, at, np.ones((3, 3)), FILL)
+    return square_lattice_grid(3, CELL, MARGIN, FILL)
 
 
 def test_a_cell_covered_by_light_pen_is_marked_and_a_shaded_one_not(rng: np.random.Generator) -> None:

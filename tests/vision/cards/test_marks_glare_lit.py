@@ -14,6 +14,8 @@ from numpy.typing import NDArray
 from vision.cards.grid import Grid
 from vision.cards.marks import default_config, read_marks
 
+from .conftest import draw_square_lattice, photographed, square_lattice_grid
+
 CELL = 48
 MARGIN = 16
 FILL = np.array((170, 170, 170), np.float64)  # BGR grey paper
@@ -28,9 +30,7 @@ def _face(rng: np.random.Generator, dot: bool) -> NDArray[np.uint8]:
     size = 2 * MARGIN + 3 * CELL
     img = np.empty((size, size, 3), np.float64)
     img[:] = FILL
-    for p in (MARGIN + k * CELL for k in range(4)):
-        cv2.line(img, (p, MARGIN), (p, MARGIN + 3 * CELL), (40, 50, 60), 3)
-        cv2.line(img, (MARGIN, p), (MARGIN + 3 * CELL, p), (40, 50, 60), 3)
+    draw_square_lattice(img, 3, CELL, MARGIN)
     a, b = MARGIN + 10, MARGIN + CELL - 10
     cv2.line(img, (a, a), (b, b), (40, 30, 30), 4)
     cv2.line(img, (b, a), (a, b), (40, 30, 30), 4)
@@ -43,13 +43,11 @@ def _face(rng: np.random.Generator, dot: bool) -> NDArray[np.uint8]:
         over = img.copy()
         cv2.circle(over, (centre, centre), 6, (60, 50, 200), -1)
         img = 0.3 * over + 0.7 * img
-    img = cv2.GaussianBlur(img, (0, 0), 0.8)
-    return np.clip(img + rng.normal(0.0, 2.0, img.shape), 0, 255).astype(np.uint8)
+    return photographed(img, rng)
 
 
 def _grid() -> Grid:
-    at = np.array([MARGIN + k * CELL for k in range(4)], float)
-    return Grid(at, at, np.ones((3, 3)), FILL)
+    return square_lattice_grid(3, CELL, MARGIN, FILL)
 
 
 def test_a_clean_cell_under_a_glare_is_unmarked(rng: np.random.Generator) -> None:
