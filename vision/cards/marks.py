@@ -1258,6 +1258,8 @@ def read_marks(face: NDArray[np.uint8], grid: Grid, printed: NDArray[np.str_],
     # the fourth stage's cells: 1 where the faint ink reads as a mark, -1 as an open case
     faint_read = np.zeros((rows, cols), np.int8)
     loops = _loops_apart(ink, printed, cfg)
+    # the corner rule keeps the ring evidence as measured: with the ring baseline taken off there
+    # too, more cells count as unmarked and more cards' corners pass for the lattice's
     ring_base = _ring_baseline(ink, printed, cfg)
     for sym in sorted(set(printed.ravel()) - {"."}):
         where = printed == sym
