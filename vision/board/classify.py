@@ -658,9 +658,10 @@ def glared_empty(samples: SpotSamples, eps: NDArray[np.float64], print_log: NDAr
 
 
 def _classify_once(samples: SpotSamples, model: TokenModel,
-                   cfg: BoardConfig) -> tuple[Classification, NDArray[np.bool_]]:
-    """One reading of the spots (:func:`classify` without the glare pass), and the spots (25,)
-    found covered (by a hand, or anything that hides a spot's edge or splits its hue)."""
+                   cfg: BoardConfig) -> tuple[Classification, NDArray[np.bool_], NDArray[np.float64]]:
+    """One reading of the spots (:func:`classify` without the glare pass), the spots (25,)
+    found covered (by a hand, or anything that hides a spot's edge or splits its hue), and the
+    share of each spot (25,) under a hand reaching in over the board's edge (:func:`hand_cover`)."""
     # the noise floor and the clipping level of each channel follow the colour correction the
     # image was prepared with (an enrolled model knows it)
     eps = model.channel_eps(cfg.eps)
@@ -771,7 +772,8 @@ def _classify_once(samples: SpotSamples, model: TokenModel,
         rim_skin = _skin_parts(samples.rim, eps, shift + white, cfg, model)
         part |= (rim_dev > cfg.sector_spread_max) & rim_skin & ~empty
     # ... and by a hand reaching in over the board's edge when a hand region covers enough of it
-    part |= hand_cover(samples, eps, shift + white, model, cfg).reshape(25) >= cfg.hand_cover_min
+    reach = hand_cover(samples, eps, shift + white, model, cfg).reshape(25)
+    part |= reach >= cfg.hand_cover_min
     letters[part] = "?"
     conf[part] = 0.0
     hidden = covered | part
@@ -880,7 +882,7 @@ def _classify_once(samples: SpotSamples, model: TokenModel,
         conf[hid] = 0.0
         hidden |= hid
     cells = tuple("".join(letters[r * 5:(r + 1) * 5]) for r in range(5))
-    return Classification(cells=cells, confidence=conf.reshape(5, 5), shift=shift), hidden
+    return Classification(cells=cells, confidence=conf.reshape(5, 5), shift=shift), hidden, reach
 
 
 def _hidden_beside(hidden: NDArray[np.bool_], open_: NDArray[np.bool_]) -> NDArray[np.bool_]:
@@ -975,8 +977,11 @@ def classify(samples: SpotSamples, model: TokenModel, cfg: BoardConfig) -> Class
     ``deglare_min`` of a white token's brightness) the spots are read again with that light
     taken away; a spot read as a token kind in that second reading takes it when the first
     reading was not empty, found the spot not covered, and was less confident, and when the
-    second reading's confidence is at least ``deglare_confidence_min`` (no guess replaces an
-    unknown).
+    second reading's confidence is at least ``deglare_confidence_min``. A spot the first reading
+    left unknown (the glare took it past every kind, paled an empty place to skin's hue, or split
+    its parts in hue) takes the second reading, empty place or token, when that reading finds it
+    uncovered and is that confident, no part of the spot is clipped, and a hand reaching in over
+    the board's edge covers at most ``deglare_hand_max`` of it.
 
     Parameters
     ----------
@@ -989,7 +994,7 @@ def classify(samples: SpotSamples, model: TokenModel, cfg: BoardConfig) -> Class
     -------
     Classification
     """
-    first, hidden = _classify_once(samples, model, cfg)
+    first, hidden, reach = _classify_once(samples, model, cfg)
     if not cfg.deglare_min > 0 or "W" not in model.kinds:
         return first
     eps = model.channel_eps(cfg.eps)
@@ -998,11 +1003,19 @@ def classify(samples: SpotSamples, model: TokenModel, cfg: BoardConfig) -> Class
     patches, spots = board_glare(samples, eps, light, cfg)
     if float(spots.max()) < cfg.deglare_min:
         return first
-    second, _ = _classify_once(_less_light(samples, patches, spots, light), model, cfg)
+    second, hidden2, _ = _classify_once(_less_light(samples, patches, spots, light), model, cfg)
     a, b = np.array([list(r) for r in first.cells]), np.array([list(r) for r in second.cells])
+    lit = (spots >= cfg.deglare_min) & (second.confidence >= cfg.deglare_confidence_min)
     take = ((a != b) & (a != ".") & ~np.isin(b, [".", "?"]) & ~hidden.reshape(5, 5)
-            & (spots >= cfg.deglare_min) & (second.confidence > first.confidence)
-            & (second.confidence >= cfg.deglare_confidence_min))
+            & lit & (second.confidence > first.confidence))
+    # a spot the glare made unreadable (too far from every kind, paled to skin's hue, or split
+    # in hue) that the second reading finds uncovered takes that reading, empty place or token,
+    # unless a hand reaching in over the board's edge touches it or a part of the spot is clipped
+    # (a clipped channel only bounds the light it shows: the light taken away from it leaves too
+    # little, and a drowned light token would pass for an empty place)
+    clipped = model.clipped(samples.sectors, cfg.saturation, cfg.clip_feed).any(axis=(-1, -2))
+    take |= ((a == "?") & (b != "?") & ~hidden2.reshape(5, 5) & lit & ~clipped
+             & (reach.reshape(5, 5) <= cfg.deglare_hand_max))
     if not take.any():
         return first
     cells = tuple("".join(r) for r in np.where(take, b, a))

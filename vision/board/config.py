@@ -160,6 +160,7 @@ class BoardConfig:
     deglare_fit_points: int = 5
     deglare_peak_max: float = 1.5
     deglare_confidence_min: float = 0.05
+    deglare_hand_max: float = 0.05
 
 
 @dataclass(frozen=True)

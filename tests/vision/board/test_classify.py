@@ -712,3 +712,22 @@ def test_faint_empty_places_beside_a_hidden_spot_are_hidden_too() -> None:
     diag[1, 2] = True
     assert not _hidden_beside(hidden.reshape(25), diag.reshape(25)).any()
     assert not _hidden_beside(np.zeros(25, bool), faint.reshape(25)).any()
+
+
+def test_a_spot_the_glare_left_unknown_takes_the_reading_with_the_glare_taken_away() -> None:
+    cfg = default_config()
+    rect, grid = _glared("night", (1, 1), 0.6, 0.45)
+    samples = sample_spots(rect, grid, cfg)
+    # the glare takes the empty place past every kind; with its white light taken away, it is
+    # the board's empty print again
+    assert classify(samples, default_model(), cfg).cells == LAYOUT
+    assert classify(samples, default_model(), replace(cfg, deglare_hand_max=-1.0)).cells[1][1] == "?"
+
+
+def test_a_light_token_drowned_by_a_glare_is_no_empty_place() -> None:
+    cfg = default_config()
+    rect, grid = _glared("parchment", (0, 0), 0.8, 0.8)
+    samples = sample_spots(rect, grid, cfg)
+    # the white token is clipped all over: the light taken away from its clipped channels leaves
+    # too little, and that reading (an empty place) is no evidence
+    assert classify(samples, default_model(), cfg).cells[0][0] in "W?"
