@@ -745,7 +745,14 @@ def _classify_once(samples: SpotSamples, model: TokenModel,
     # an empty place that no other empty place vouches for (outside the board's cluster of clear
     # empty places) and that fits a token's kind better than the print is that token (a light
     # token on a light board)
-    lone = np.flatnonzero(empty & ~clustered)
+    lone_mask = empty & ~clustered
+    if seeds.any():
+        # ... and so is one the clear empty places vouch for only loosely: it differs from them
+        # in colour and shows much more texture than they do (a light token's faint emblem)
+        seed_texture = float(np.median((texture * calm)[seeds]))
+        lone_mask |= (empty & ~seeds & (d_empty > cfg.empty_doubt_distance)
+                      & (texture * calm > seed_texture + cfg.empty_doubt_texture))
+    lone = np.flatnonzero(lone_mask)
     if lone.size and tokens.any():
         cw_lone = np.clip(samples.inner.reshape(25, 3)[lone].mean(-1) / cfg.dark_reference,
                           cfg.dark_chroma_weight, 1.0)

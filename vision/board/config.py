@@ -118,6 +118,8 @@ class BoardConfig:
     ring_empty_keep: float = 0.5
     empty_ring_max: float = 1.5
     empty_ring_seeds: int = 4
+    empty_doubt_distance: float = 0.06
+    empty_doubt_texture: float = 0.035
     clip_feed: float = 0.1
     refine_min_sides: int = 3
     lattice_shift: float = 0.3

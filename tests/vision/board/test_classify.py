@@ -731,3 +731,20 @@ def test_a_light_token_drowned_by_a_glare_is_no_empty_place() -> None:
     # the white token is clipped all over: the light taken away from its clipped channels leaves
     # too little, and that reading (an empty place) is no evidence
     assert classify(samples, default_model(), cfg).cells[0][0] in "W?"
+
+
+@pytest.mark.parametrize(("seed", "cast"), [(3, (0.85, 1.2, 0.8)), (5, (1.25, 1.0, 0.72))])
+def test_a_light_token_the_clear_empty_places_vouch_for_only_loosely_is_read_as_its_kind(
+        seed: int, cast: tuple[float, float, float]) -> None:
+    # under this cast a light token on the parchment board comes near the board's empty print in
+    # colour, but shows much more texture than its clear empty places: it is judged as a token
+    face = render_board_face(LAYOUT, "parchment", np.random.default_rng(seed))
+    lit = np.clip(face.image.astype(np.float32) * np.asarray(cast, np.float32), 0, 255).astype(np.uint8)
+    cfg = default_config()
+    rect = cv2.resize(lit, (cfg.rect_size, cfg.rect_size), interpolation=cv2.INTER_AREA)
+    samples = sample_spots(rect, fit_grid(rect, cfg), cfg)
+    assert classify(samples, default_model(), cfg).cells == LAYOUT
+    loose = replace(cfg, empty_doubt_texture=float("inf"))
+    misread = [(r, c) for r in range(5) for c in range(5)
+               if classify(samples, default_model(), loose).cells[r][c] != LAYOUT[r][c]]
+    assert misread and all(LAYOUT[r][c] in "WP" for r, c in misread)
