@@ -987,8 +987,8 @@ def classify(samples: SpotSamples, model: TokenModel, cfg: BoardConfig) -> Class
     second reading's confidence is at least ``deglare_confidence_min``. A spot the first reading
     left unknown (the glare took it past every kind, paled an empty place to skin's hue, or split
     its parts in hue) takes the second reading, empty place or token, when that reading finds it
-    uncovered and is that confident, no part of the spot is clipped, and a hand reaching in over
-    the board's edge covers at most ``deglare_hand_max`` of it.
+    uncovered and is no doubtful guess (at least ``doubtful_confidence``), no part of the spot is
+    clipped, and a hand reaching in over the board's edge covers at most ``deglare_hand_max`` of it.
 
     Parameters
     ----------
@@ -1022,7 +1022,7 @@ def classify(samples: SpotSamples, model: TokenModel, cfg: BoardConfig) -> Class
     # little, and a drowned light token would pass for an empty place)
     clipped = model.clipped(samples.sectors, cfg.saturation, cfg.clip_feed).any(axis=(-1, -2))
     take |= ((a == "?") & (b != "?") & ~hidden2.reshape(5, 5) & lit & ~clipped
-             & (reach.reshape(5, 5) <= cfg.deglare_hand_max))
+             & (second.confidence >= cfg.doubtful_confidence) & (reach.reshape(5, 5) <= cfg.deglare_hand_max))
     if not take.any():
         return first
     cells = tuple("".join(r) for r in np.where(take, b, a))
