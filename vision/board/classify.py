@@ -921,8 +921,9 @@ def board_glare(samples: SpotSamples, eps: NDArray[np.float64], light: NDArray[n
     a smooth blob: where at least ``deglare_fit_points`` lattice points show white light (at
     least ``deglare_min``), the log of the light there is fitted with a round blob (a quadratic
     in the lattice position with equal curvature across and down, which must fall off), and each
-    spot takes the blob's light at its centre, at most ``deglare_peak_max`` times the most any
-    point shows. Without such a fit a spot takes the mean of its four patches.
+    spot with at least one such patch takes the blob's light at its centre, at most
+    ``deglare_peak_max`` times the most any point shows. Without such a fit, or such a patch, a
+    spot takes the mean of its four patches.
 
     Parameters
     ----------
@@ -957,7 +958,11 @@ def board_glare(samples: SpotSamples, eps: NDArray[np.float64], light: NDArray[n
         if coef[3] < 0:
             ci, cj = np.mgrid[0:5, 0:5] + 0.5
             blob = np.exp(coef[0] + coef[1] * ci + coef[2] * cj + coef[3] * (ci ** 2 + cj ** 2))
-            spots = np.minimum(blob, cfg.deglare_peak_max * float(lat.max()))
+            # a glare over a spot lights some of the board patches round it too: a spot whose
+            # patches show none keeps their mean (lit patches in two places, a glare and a pale
+            # object, make a broad blob over the board between them)
+            near = (b >= cfg.deglare_min).any(axis=-1)
+            spots = np.where(near, np.minimum(blob, cfg.deglare_peak_max * float(lat.max())), spots)
     return b, spots
 
 

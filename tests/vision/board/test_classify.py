@@ -748,3 +748,23 @@ def test_a_light_token_the_clear_empty_places_vouch_for_only_loosely_is_read_as_
     misread = [(r, c) for r in range(5) for c in range(5)
                if classify(samples, default_model(), loose).cells[r][c] != LAYOUT[r][c]]
     assert misread and all(LAYOUT[r][c] in "WP" for r, c in misread)
+
+
+def test_board_glare_puts_no_light_on_spots_whose_patches_show_none() -> None:
+    cfg = default_config()
+    eps = default_model().channel_eps(cfg.eps)
+    board = np.array([0.30, 0.20, 0.12])
+    light = np.ones(3)
+    white = np.zeros((5, 5, 4))
+    # a glare over the patches round spots (3, 1) and (3, 2), and a pale object over the corner
+    # patch of spot (0, 0): a blob fitted to both spans the board between them
+    white[3, 1, 1] = white[3, 1, 2] = white[3, 2, 0] = white[3, 2, 3] = 0.5
+    white[2, 1, 2] = white[2, 2, 3] = white[4, 1, 1] = white[4, 2, 0] = 0.3
+    white[0, 0, 0] = white[0, 0, 1] = white[0, 0, 3] = 0.2
+    samples = SpotSamples(inner=np.full((5, 5, 3), 0.5), sectors=np.full((5, 5, 8, 3), 0.5),
+                          texture=np.zeros((5, 5)), background=board + white[..., None] * light)
+    _, spots = board_glare(samples, eps, light, cfg)
+    near = (white >= cfg.deglare_min).any(axis=-1)
+    assert spots[3, 1] > 0.2 and spots[3, 2] > 0.2
+    # the spots between the two, with no lit patch of their own, take none
+    np.testing.assert_allclose(spots[~near], 0.0, atol=1e-6)
