@@ -1028,8 +1028,52 @@ def classify(samples: SpotSamples, model: TokenModel, cfg: BoardConfig) -> Class
     clipped = model.clipped(samples.sectors, cfg.saturation, cfg.clip_feed).any(axis=(-1, -2))
     take |= ((a == "?") & (b != "?") & ~hidden2.reshape(5, 5) & lit & ~clipped
              & (second.confidence >= cfg.doubtful_confidence) & (reach.reshape(5, 5) <= cfg.deglare_hand_max))
-    if not take.any():
+    letters = np.where(take, b, a)
+    confidence = np.where(take, second.confidence, first.confidence)
+    black = glared_black(samples, letters, confidence, spots, light, eps, model, cfg) & ~clipped
+    letters[black] = "K"
+    if not (take.any() or black.any()):
         return first
-    cells = tuple("".join(r) for r in np.where(take, b, a))
-    return Classification(cells=cells, confidence=np.where(take, second.confidence, first.confidence),
-                          shift=first.shift)
+    cells = tuple("".join(r) for r in letters)
+    return Classification(cells=cells, confidence=confidence, shift=first.shift)
+
+
+def glared_black(samples: SpotSamples, letters: NDArray[np.str_], confidence: NDArray[np.float64],
+                 spots: NDArray[np.float64], light: NDArray[np.float64], eps: NDArray[np.float64],
+                 model: TokenModel, cfg: BoardConfig) -> NDArray[np.bool_]:
+    """Doubtful whites under a glare that are black tokens.
+
+    White and black differ in brightness alone, and a glare adds white light: a black token under
+    it is a grey, which the log colours may put nearer white than black. But a glare only adds
+    light, so a white token under it shows at least its own brightness. A spot read white with
+    less than ``doubtful_confidence``, under a glare of at least ``deglare_black_min`` of a white
+    token's brightness (:func:`board_glare`), is black when it shows less than
+    ``deglare_white_floor`` of a white token's brightness at the light of the board patches round
+    it.
+
+    Parameters
+    ----------
+    samples : SpotSamples
+    letters : (5, 5) str array, the reading so far
+    confidence : (5, 5) float64 array, its confidence
+    spots : (5, 5) float64 array, the glare's white light over each spot, in units of ``light``
+    light : (3,) float64 linear colour of a white token under the light
+    eps : (3,) float64 log offset of each channel
+    model : TokenModel
+    cfg : BoardConfig
+
+    Returns
+    -------
+    (5, 5) bool array
+    """
+    if "K" not in model.kinds:
+        return np.zeros((5, 5), bool)
+    # the light over each spot, from its patches: each the board's colour at some light plus white
+    # light, relative to the board's typical light
+    bg = samples.background.reshape(100, 3)
+    board = np.maximum(np.exp(np.median(np.log(bg + eps), axis=0)) - eps, 0.0)
+    lit = white_mix(bg / light, np.broadcast_to(board / light, bg.shape))[0]
+    local = np.median(lit.reshape(5, 5, 4), axis=-1) / max(float(np.median(lit)), 1e-9)
+    shown = (samples.inner / light).mean(-1)
+    return ((letters == "W") & (confidence < cfg.doubtful_confidence) & (spots >= cfg.deglare_black_min)
+            & (shown < cfg.deglare_white_floor * local))

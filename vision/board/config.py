@@ -163,6 +163,8 @@ class BoardConfig:
     deglare_peak_max: float = 1.5
     deglare_confidence_min: float = 0.05
     deglare_hand_max: float = 0.05
+    deglare_black_min: float = 0.1
+    deglare_white_floor: float = 0.7
 
 
 @dataclass(frozen=True)

@@ -231,3 +231,24 @@ def test_a_hand_in_the_boards_colour_over_empty_places_hides_them() -> None:
     blind = dataclasses.replace(default_config(), ring_empty_keep=0.0)
     other = read(scene.image, config=blind)
     assert other is not None and [other.cells[r][c] for r, c in under] == [".", "."]
+
+
+@pytest.mark.parametrize(("seed", "index", "spot"), [(2, 56, (1, 1)), (4, 6, (2, 2)), (1, 93, (4, 3))])
+def test_a_black_token_greyed_by_a_glare_is_read_black(seed: int, index: int, spot: tuple[int, int]) -> None:
+    # hard bench scenes: a glare lifts a black token to a grey that the log colours put nearer a
+    # white token; a glare only adds light, and the grey shows less than a white token's own
+    # brightness at that light
+    import dataclasses
+
+    from vision.bench.board import TIERS, scene_conditions
+    from vision.bench.common import bench_rng
+
+    rng = bench_rng(seed, TIERS.index("hard"), index)
+    cond = scene_conditions(rng, "hard", (1920, 1080), None)
+    scene = render_board_scene(rng, "hard", (1920, 1080), conditions=cond)
+    r, c = spot
+    assert scene.cells[r][c] == "K"
+    found = read(scene.image)
+    assert found is not None and found.cells[r][c] == "K"
+    floorless = dataclasses.replace(default_config(), deglare_white_floor=0.0)
+    assert read(scene.image, config=floorless).cells[r][c] == "W"
