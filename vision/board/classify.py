@@ -993,7 +993,9 @@ def classify(samples: SpotSamples, model: TokenModel, cfg: BoardConfig) -> Class
     left unknown (the glare took it past every kind, paled an empty place to skin's hue, or split
     its parts in hue) takes the second reading, empty place or token, when that reading finds it
     uncovered and is no doubtful guess (at least ``doubtful_confidence``), no part of the spot is
-    clipped, and a hand reaching in over the board's edge covers at most ``deglare_hand_max`` of it.
+    clipped when that reading is an empty place or a black token, and a hand reaching in over the
+    board's edge covers at most ``deglare_hand_max`` of it. A doubtful white under a glare may be a
+    black token (:func:`glared_black`).
 
     Parameters
     ----------
@@ -1022,11 +1024,12 @@ def classify(samples: SpotSamples, model: TokenModel, cfg: BoardConfig) -> Class
             & lit & (second.confidence > first.confidence))
     # a spot the glare made unreadable (too far from every kind, paled to skin's hue, or split
     # in hue) that the second reading finds uncovered takes that reading, empty place or token,
-    # unless a hand reaching in over the board's edge touches it or a part of the spot is clipped
-    # (a clipped channel only bounds the light it shows: the light taken away from it leaves too
-    # little, and a drowned light token would pass for an empty place)
+    # unless a hand reaching in over the board's edge touches it, or a part of the spot is clipped
+    # and the reading is an empty place or a black token (a clipped channel only bounds the light
+    # it shows: the light taken away from it leaves too little, and a drowned light token would
+    # pass for either)
     clipped = model.clipped(samples.sectors, cfg.saturation, cfg.clip_feed).any(axis=(-1, -2))
-    take |= ((a == "?") & (b != "?") & ~hidden2.reshape(5, 5) & lit & ~clipped
+    take |= ((a == "?") & (b != "?") & ~hidden2.reshape(5, 5) & lit & ~(clipped & np.isin(b, [".", "K"]))
              & (second.confidence >= cfg.doubtful_confidence) & (reach.reshape(5, 5) <= cfg.deglare_hand_max))
     letters = np.where(take, b, a)
     confidence = np.where(take, second.confidence, first.confidence)

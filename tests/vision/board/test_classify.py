@@ -768,3 +768,15 @@ def test_board_glare_puts_no_light_on_spots_whose_patches_show_none() -> None:
     assert spots[3, 1] > 0.2 and spots[3, 2] > 0.2
     # the spots between the two, with no lit patch of their own, take none
     np.testing.assert_allclose(spots[~near], 0.0, atol=1e-6)
+
+
+@pytest.mark.parametrize(("style", "spot", "amount"), [("night", (3, 4), 0.8), ("night", (1, 2), 1.0),
+                                                        ("wood", (2, 3), 1.0)])
+def test_a_clipped_token_a_glare_left_unknown_is_read_as_its_colour(
+        style: str, spot: tuple[int, int], amount: float) -> None:
+    cfg = default_config()
+    rect, grid = _glared(style, spot, amount, 0.8)
+    # a broad glare clips the tokens round its centre; with its light taken away, the yellow and
+    # white tokens among them are their kinds again (only an empty place or a black token is no
+    # evidence from a clipped spot)
+    assert classify(sample_spots(rect, grid, cfg), default_model(), cfg).cells == LAYOUT
