@@ -1272,9 +1272,16 @@ def read_marks(face: NDArray[np.uint8], grid: Grid, printed: NDArray[np.str_],
         least_corners = float(ink.corners[where].min())
         template = templates.get(sym) if templates is not None and sym != "#" else None
         prints = _flat_shifts(template, cfg.print_shift_px) if template is not None else None
-        corner_base = (0.0 if sym == "#" else typical[sym][2] if sym in typical
-                       else float(ink.corner_ink[where].min()) if many and ink.corner_ink is not None
-                       else 1.0)
+        own_corners = float(ink.corner_ink[where].min()) if many and ink.corner_ink is not None else None
+        if sym == "#":
+            corner_base = 0.0
+        elif sym in typical:
+            # the corners the symbol's print inks in the photo; a card's own cells of the symbol are
+            # one print, so corners inked in all of them are its print's too (a photo may hold cards
+            # printed in more than one style)
+            corner_base = typical[sym][2] if own_corners is None else max(typical[sym][2], own_corners)
+        else:
+            corner_base = 1.0 if own_corners is None else own_corners
         for rc in cells:
             if sym == "#":
                 c, sec = _plain_evidence(ink, rc, cfg)
