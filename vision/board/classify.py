@@ -908,6 +908,16 @@ def _hidden_beside(hidden: NDArray[np.bool_], open_: NDArray[np.bool_]) -> NDArr
     return reached.reshape(25) & open_ & ~hidden
 
 
+def _patch_light(samples: SpotSamples, eps: NDArray[np.float64],
+                 light: NDArray[np.float64]) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """Each board patch (100,) explained as the board's typical colour at some light ``a`` plus
+    white light ``b`` (:func:`vision.board.spots.white_mix`, in units of ``light``)."""
+    bg = samples.background.reshape(100, 3)
+    board = np.maximum(np.exp(np.median(np.log(bg + eps), axis=0)) - eps, 0.0)
+    a, b, _ = white_mix(bg / light, np.broadcast_to(board / light, bg.shape))
+    return a, b
+
+
 def board_glare(samples: SpotSamples, eps: NDArray[np.float64], light: NDArray[np.float64],
                 cfg: BoardConfig) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     """White light added over each spot by a glare, as the board patches round it show it.
@@ -937,9 +947,7 @@ def board_glare(samples: SpotSamples, eps: NDArray[np.float64], light: NDArray[n
     patches : (5, 5, 4) float64, the white light on each board patch, in units of ``light``
     spots : (5, 5) float64, the white light over each spot, in units of ``light``
     """
-    bg = samples.background.reshape(100, 3)
-    board = np.maximum(np.exp(np.median(np.log(bg + eps), axis=0)) - eps, 0.0)
-    a, b, _ = white_mix(bg / light, np.broadcast_to(board / light, bg.shape))
+    a, b = _patch_light(samples, eps, light)
     b = np.where(a >= cfg.deglare_light_min * float(np.median(a)), b, 0.0).reshape(5, 5, 4)
     spots = b.mean(axis=-1)
     # the lattice point of each patch: patches 0..3 lie up-left, up-right, down-right, down-left
@@ -1071,11 +1079,8 @@ def glared_black(samples: SpotSamples, letters: NDArray[np.str_], confidence: ND
     """
     if "K" not in model.kinds:
         return np.zeros((5, 5), bool)
-    # the light over each spot, from its patches: each the board's colour at some light plus white
-    # light, relative to the board's typical light
-    bg = samples.background.reshape(100, 3)
-    board = np.maximum(np.exp(np.median(np.log(bg + eps), axis=0)) - eps, 0.0)
-    lit = white_mix(bg / light, np.broadcast_to(board / light, bg.shape))[0]
+    # the light over each spot, from its patches, relative to the board's typical light
+    lit = _patch_light(samples, eps, light)[0]
     local = np.median(lit.reshape(5, 5, 4), axis=-1) / max(float(np.median(lit)), 1e-9)
     shown = (samples.inner / light).mean(-1)
     return ((letters == "W") & (confidence < cfg.doubtful_confidence) & (spots >= cfg.deglare_black_min)
