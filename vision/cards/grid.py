@@ -47,6 +47,7 @@ class GridConfig:
     washed_side: float
     ring_frac: tuple[float, float]
     paper_dist: float
+    glare_cells: tuple[float, float, float, float]
     line_on: float
     side_weight: float
     min_coverage: float
@@ -884,9 +885,13 @@ def _cells(lines: FaceLines, xs: NDArray[np.float64], ys: NDArray[np.float64], c
         seen = _relative_sides(h2, v2) >= cfg.side_present
         sides = np.where(washed & seen, np.maximum(sides, cfg.washed_side * cfg.side_present), sides)
     side_min = sides.min(axis=2)
-    paper_lab, paper_frac = _paper(lines.face, xs, ys, ok, cfg)
+    paper_lab, paper_frac, glared = _paper(lines.face, xs, ys, ok, cfg)
     side_score = np.clip(side_min.ravel() / cfg.side_present, 0.0, 1.0)
-    presence = (cfg.side_weight * side_score + (1.0 - cfg.side_weight) * paper_frac).reshape(rows, cols)
+    presence = cfg.side_weight * side_score + (1.0 - cfg.side_weight) * paper_frac
+    # a glare washes the fill towards white and the outline away alike: a position whose ring is
+    # mostly the paper washed out could be a cell or water, and says neither
+    presence = np.where(glared >= cfg.glare_cells[1], np.maximum(presence, cfg.glare_cells[2]), presence)
+    presence = presence.reshape(rows, cols)
     paper_bgr = cv2.cvtColor(paper_lab.reshape(1, 1, 3).astype(np.uint8), cv2.COLOR_LAB2BGR).reshape(3)
     return Grid(xs, ys, np.clip(presence, 0.0, 1.0), paper_bgr.astype(np.float64))
 
@@ -958,8 +963,10 @@ def _ring_labels(shape: tuple[int, ...], xs: NDArray[np.float64], ys: NDArray[np
 
 
 def _paper(face: NDArray[np.uint8], xs: NDArray[np.float64], ys: NDArray[np.float64],
-           ok: NDArray[np.bool_], cfg: GridConfig) -> tuple[NDArray[np.float32], NDArray[np.float64]]:
-    """The cells' common fill and how much of each cell's ring shows it.
+           ok: NDArray[np.bool_], cfg: GridConfig,
+           ) -> tuple[NDArray[np.float32], NDArray[np.float64], NDArray[np.float64]]:
+    """The cells' common fill, how much of each cell's ring shows it, and how much shows it
+    washed out by a glare (:func:`_washed_out`).
 
     Parameters
     ----------
@@ -975,6 +982,8 @@ def _paper(face: NDArray[np.uint8], xs: NDArray[np.float64], ys: NDArray[np.floa
         The median Lab of the rings of the ``ok`` cells.
     share : (rows * cols,) float64 array
         The share of each cell's ring within ``paper_dist`` of it (0 for an empty ring).
+    glared : (rows * cols,) float64 array
+        The share of each cell's ring that is the paper washed out (0 for an empty ring).
     """
     n_cells = (len(ys) - 1) * (len(xs) - 1)
     found = _ring_labels(face.shape, xs, ys, cfg)
@@ -996,7 +1005,8 @@ def _paper(face: NDArray[np.uint8], xs: NDArray[np.float64], ys: NDArray[np.floa
         paper = np.median(np.concatenate(chosen), axis=0)
         share = np.array([float(np.mean(np.linalg.norm(rg - paper, axis=1) < cfg.paper_dist))
                           if len(rg) else 0.0 for rg in rings])
-        return paper, share
+        glared = np.array([float(np.mean(_washed_out(rg, paper, cfg))) if len(rg) else 0.0 for rg in rings])
+        return paper, share, glared
     # the median of whole levels from their histogram: the middle level, or the mean of the
     # two middle ones
     mask = pool.astype(np.uint8)[None]
@@ -1011,7 +1021,26 @@ def _paper(face: NDArray[np.uint8], xs: NDArray[np.float64], ys: NDArray[np.floa
     near = np.sqrt(sq[:, 0] + sq[:, 1] + sq[:, 2]) < cfg.paper_dist
     sizes = np.bincount(owner, minlength=n_cells)
     hits = np.bincount(owner[near], minlength=n_cells)
-    return paper, np.where(sizes > 0, hits / np.maximum(sizes, 1), 0.0)
+    washed = np.bincount(owner[_washed_out(ring[0], paper, cfg)], minlength=n_cells)
+    per = np.maximum(sizes, 1)
+    return paper, np.where(sizes > 0, hits / per, 0.0), np.where(sizes > 0, washed / per, 0.0)
+
+
+def _washed_out(px: NDArray[np.generic], paper: NDArray[np.float32], cfg: GridConfig) -> NDArray[np.bool_]:
+    """Which Lab pixels ``px`` ``(n, 3)`` (8-bit scale) are the paper washed out by a glare: within
+    ``paper_dist`` of the line from ``paper`` ``(3,)`` to white and lighter than the paper by at
+    least ``glare_cells[0]`` levels (a glare adds light, which moves a colour towards white; a
+    fill already near white cannot show it)."""
+    white = np.array([255.0, 128.0, 128.0], np.float32)
+    span = white - paper
+    length2 = float(span @ span)
+    if length2 < 1.0:
+        return np.zeros(len(px), bool)
+    d = px.astype(np.float32) - paper
+    t = np.clip((d @ span) / length2, 0.0, 1.0)
+    off = d - t[:, None] * span
+    return ((d[:, 0] >= cfg.glare_cells[0]) & (t >= cfg.glare_cells[3])
+            & (np.einsum("ij,ij->i", off, off) < cfg.paper_dist ** 2))
 
 
 def _ring(lab: NDArray[np.float32], x0: float, y0: float, x1: float, y1: float,

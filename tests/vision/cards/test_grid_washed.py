@@ -84,3 +84,35 @@ def test_sides_are_judged_against_their_own_direction(rng: np.random.Generator) 
     across = (lines.hsum[y[1:], x[-1]] - lines.hsum[y[1:], x[0]]) / (x[-1] - x[0])  # inner horizontal lines
     down = (lines.vsum[y[-1], x] - lines.vsum[y[0], x]) / (y[-1] - y[0])  # vertical lines
     assert float(np.median(across)) < cfg.side_present * float(np.median(down))
+
+
+def _glared(face: np.ndarray, centre: tuple[float, float], radius: float, strength: float) -> np.ndarray:
+    """``face`` under a round glare: each pixel moved towards white by up to ``strength``."""
+    h, w = face.shape[:2]
+    yy, xx = np.mgrid[0:h, 0:w]
+    g = strength * np.exp(-((xx - centre[0]) ** 2 + (yy - centre[1]) ** 2) / (2 * radius ** 2))
+    out = face.astype(np.float64) + g[..., None] * (255.0 - face)
+    return np.clip(out, 0, 255).astype(np.uint8)
+
+
+def test_glare_washed_cells_read_in_doubt_not_water(rng: np.random.Generator) -> None:
+    # pink cells on a brown face; a strong glare over the second row washes the fill towards
+    # white and the outlines away
+    face = _lattice_face({})
+    cells = [(r, c) for r in range(4) for c in range(3) if (r, c) != WATER]
+    for r, c in cells:
+        cv2.rectangle(face, (int(XS[c]) + 2, int(YS[r]) + 2), (int(XS[c + 1]) - 2, int(YS[r + 1]) - 2),
+                      (200, 160, 235), -1)
+    centre = (float(XS[0] + XS[-1]) / 2, float(YS[1] + YS[2]) / 2)
+    face = _noisy(cv2.GaussianBlur(_glared(face, centre, 50.0, 0.995), (0, 0), 1.0), rng, 3.0)
+    cfg = default_config()
+    lines = face_lines(face, PPM, cfg)
+    grid = measure_lattice(lines, XS, YS, cfg)
+    plain = measure_lattice(lines, XS, YS, dataclasses.replace(cfg, glare_cells=(30.0, 1.1, 0.5, 0.35)))
+    # without the glare rule the cell under the glare's heart reads as water; with it, in doubt
+    assert plain.presence[1, 1] < 0.45
+    assert 0.5 <= grid.presence[1, 1] < 0.9
+    assert np.all(grid.presence[1] >= 0.5)
+    # the cells away from the glare keep their reading, and the water stays water
+    assert np.all(grid.presence[3] >= 0.9)
+    assert grid.presence[WATER] < 0.5

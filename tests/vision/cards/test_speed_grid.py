@@ -82,9 +82,12 @@ def test_paper_matches_the_rings_one_by_one(off: bool) -> None:
         plain = np.median(np.concatenate(chosen), axis=0)
         share = np.array([float(np.mean(np.linalg.norm(rg - plain, axis=1) < CFG.paper_dist))
                           if len(rg) else 0.0 for rg in rings])
-        paper, frac = grid_mod._paper(face, xs, ys, ok, CFG)
+        washed = np.array([float(np.mean(grid_mod._washed_out(rg, plain, CFG))) if len(rg) else 0.0
+                           for rg in rings])
+        paper, frac, glared = grid_mod._paper(face, xs, ys, ok, CFG)
         assert paper.dtype == plain.dtype and np.array_equal(paper, plain)
         assert np.array_equal(frac, share) and frac.max() > 0.0
+        assert np.array_equal(glared, washed)
 
 
 def _cover_plain(hm: np.ndarray, vm: np.ndarray, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:

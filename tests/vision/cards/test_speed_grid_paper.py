@@ -62,7 +62,7 @@ def test_paper_reads_only_the_rings_exactly() -> None:
         n_cells = (len(xs) - 1) * (len(ys) - 1)
         for ok in (rng.random(n_cells) < 0.6, np.zeros(n_cells, bool)):
             if ok.any() or not checked % 2:
-                paper, share = _paper(face, xs, ys, ok, cfg)
+                paper, share, _ = _paper(face, xs, ys, ok, cfg)
                 want_paper, want_share = _paper_plain(face, xs, ys, ok, cfg)
                 assert paper.tobytes() == want_paper.tobytes()
                 assert share.tobytes() == want_share.tobytes()
