@@ -174,7 +174,7 @@ def test_a_card_named_with_low_confidence_asks_for_a_check(server: str, page: An
     from vision.synth.camera import TIERS
     from vision.synth.scene import render_scene
 
-    scene = render_scene(bench_rng(0, TIERS.index("typical"), 7), "typical")
+    scene = render_scene(bench_rng(0, TIERS.index("typical"), 13), "typical")
     cards = _upload(server, page, tmp_path / "cards.jpg", scene.image)["cards"]
     doubtful = [c["id"] for c in cards if c["doubtful"]]
     assert doubtful, "the scene has cards named on a thin lead"
