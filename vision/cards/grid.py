@@ -7,7 +7,8 @@ one spacing. Each grid position is then a cell or water: a cell has an outline o
 and the card's common cell fill ("paper") just inside it. Each side is judged against the card's
 own sides of the same direction (directional blur weakens one direction only); a side the line maps
 miss but whose mean dark-line contrast, in the colour channel where it is strongest, shows an
-outline is washed out (blur, glare) and leaves its cell in doubt rather than water.
+outline is washed out (blur, glare) and leaves its cell in doubt rather than water. A position
+whose inside band is mostly the paper washed towards white by a glare is in doubt too.
 """
 
 from __future__ import annotations
@@ -1028,9 +1029,10 @@ def _paper(face: NDArray[np.uint8], xs: NDArray[np.float64], ys: NDArray[np.floa
 
 def _washed_out(px: NDArray[np.generic], paper: NDArray[np.float32], cfg: GridConfig) -> NDArray[np.bool_]:
     """Which Lab pixels ``px`` ``(n, 3)`` (8-bit scale) are the paper washed out by a glare: within
-    ``paper_dist`` of the line from ``paper`` ``(3,)`` to white and lighter than the paper by at
-    least ``glare_cells[0]`` levels (a glare adds light, which moves a colour towards white; a
-    fill already near white cannot show it)."""
+    ``paper_dist`` of the line from ``paper`` ``(3,)`` to white, at least ``glare_cells[3]`` of the
+    way along it and lighter than the paper by at least ``glare_cells[0]`` levels (a glare adds
+    light, which moves a colour towards white; a fill already near white cannot show it). Returns
+    ``(n,)`` bool."""
     white = np.array([255.0, 128.0, 128.0], np.float32)
     span = white - paper
     length2 = float(span @ span)
