@@ -83,6 +83,9 @@ class Grid:
     ``presence`` ``(rows, cols)`` float64 in [0, 1]: how much each position looks like a cell
     (1) rather than water (0). ``paper`` is the BGR cell fill colour (float64, 3). ``whole`` is
     false when no lattice had a fully outlined cell in every row and column (a weak guess).
+    ``fill`` ``(rows, cols)`` float64 in [0, 1], when measured: the share of each position's inside
+    band that shows the cell fill (a water position walled in by its neighbours' outlines has all
+    four sides and only this to tell it from a cell).
     """
 
     xs: NDArray[np.float64]
@@ -90,6 +93,7 @@ class Grid:
     presence: NDArray[np.float64]
     paper: NDArray[np.float64]
     whole: bool = True
+    fill: NDArray[np.float64] | None = None
 
     @property
     def shape(self) -> tuple[int, int]:
@@ -861,11 +865,14 @@ def trimmed_grids(grid: Grid, config: GridConfig | None = None) -> list[Grid]:
             if float(edge.max()) >= cfg.extend_presence:
                 continue
             keep = slice(1, None) if first else slice(None, -1)
+            fill = grid.fill
             if axis == 0:
                 ys, xs, presence = grid.ys[keep], grid.xs, grid.presence[keep]
+                fill = None if fill is None else fill[keep]
             else:
                 ys, xs, presence = grid.ys, grid.xs[keep], grid.presence[:, keep]
-            out.append(dataclasses.replace(grid, xs=xs, ys=ys, presence=presence))
+                fill = None if fill is None else fill[:, keep]
+            out.append(dataclasses.replace(grid, xs=xs, ys=ys, presence=presence, fill=fill))
     return out
 
 
@@ -894,7 +901,8 @@ def _cells(lines: FaceLines, xs: NDArray[np.float64], ys: NDArray[np.float64], c
     presence = np.where(glared >= cfg.glare_cells[1], np.maximum(presence, cfg.glare_cells[2]), presence)
     presence = presence.reshape(rows, cols)
     paper_bgr = cv2.cvtColor(paper_lab.reshape(1, 1, 3).astype(np.uint8), cv2.COLOR_LAB2BGR).reshape(3)
-    return Grid(xs, ys, np.clip(presence, 0.0, 1.0), paper_bgr.astype(np.float64))
+    return Grid(xs, ys, np.clip(presence, 0.0, 1.0), paper_bgr.astype(np.float64),
+                fill=paper_frac.reshape(rows, cols))
 
 
 def _relative_sides(horiz: NDArray[np.float64], vert: NDArray[np.float64]) -> NDArray[np.float64]:

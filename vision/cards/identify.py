@@ -3,7 +3,10 @@
 Every catalog card is tried under all four quarter turns whose grid shape matches the grid seen.
 A candidate's score mixes three pieces of evidence, each in [0, 1]:
 
-- layout: agreement of each position's cell/water presence with the catalog's water pattern;
+- layout: agreement of each position's cell/water presence with the catalog's water pattern (a
+  water position walled in by cells on all four sides has their outlines round it, so for a card
+  with water there the position's fill counts too: an inside band that shows little of the cells'
+  fill is water however well outlined);
 - symbols: the printed X (red), coin (yellow) and palm (green) seen in the cells' centres;
 - colour: the card colour read from the face margin, white-balanced on the cells' fill. Only a
   hue read there counts, for the cards of that hue; a frame read grey speaks for no card (a faded
@@ -74,13 +77,17 @@ def default_config() -> IdentifyConfig:
 class Observation:
     """What the face shows, independent of the catalog.
 
-    ``symbols`` ``(rows, cols, 3)`` float64: share of red, yellow and green pixels in each cell's
-    centre. ``colour_scores`` maps each card colour to a likeness in [0, 1].
+    ``presence`` ``(rows, cols)`` float64: how much each position looks like a cell (see
+    :class:`vision.cards.grid.Grid`). ``symbols`` ``(rows, cols, 3)`` float64: share of red, yellow
+    and green pixels in each cell's centre. ``colour_scores`` maps each card colour to a likeness
+    in [0, 1]. ``fill`` ``(rows, cols)`` float64, when measured: the share of each position's inside
+    band showing the cells' fill.
     """
 
     presence: NDArray[np.float64]
     symbols: NDArray[np.float64]
     colour_scores: Mapping[str, float]
+    fill: NDArray[np.float64] | None = None
 
     @property
     def colour(self) -> str:
@@ -196,7 +203,7 @@ def observe(face: NDArray[np.uint8], grid: Grid, px_per_mm: float,
     for name, centre in cfg.hue_centres.items():
         d = abs((hue - centre + 180.0) % 360.0 - 180.0)
         scores[name] = (1.0 - grey_like) * float(np.clip(1.0 - d / cfg.hue_width, 0.0, 1.0))
-    return Observation(grid.presence, sym, scores)
+    return Observation(grid.presence, sym, scores, grid.fill)
 
 
 def colour_evidence(obs: Observation, colour: str, config: IdentifyConfig | None = None) -> float:
@@ -236,7 +243,8 @@ class _Variants:
 
     ``cards`` and ``turns`` (n,) name each variant; ``cells`` ``(n, rows * cols)`` float64 is its
     cell mask, ``onehot`` ``(n, rows * cols * 4)`` float64 its plain/X/coin/palm one-hot symbols
-    and ``n_cells`` ``(n,)`` float64 its count of cells (at least 1).
+    and ``n_cells`` ``(n,)`` float64 its count of cells (at least 1); ``walled`` ``(n, rows *
+    cols)`` float64 is 1 at its water positions with a cell on each of their four sides.
     """
 
     cards: tuple[CatalogCard, ...]
@@ -244,6 +252,7 @@ class _Variants:
     cells: NDArray[np.float64]
     onehot: NDArray[np.float64]
     n_cells: NDArray[np.float64]
+    walled: NDArray[np.float64]
 
 
 @lru_cache(maxsize=64)
@@ -263,10 +272,17 @@ def _variants(cards: tuple[CatalogCard, ...]) -> dict[tuple[int, int], _Variants
     out: dict[tuple[int, int], _Variants] = {}
     for shape, group in found.items():
         grids = np.stack([g for _, _, g in group])
-        cells = (grids != ".").astype(np.float64).reshape(len(group), -1)
+        land = grids != "."
         onehot = np.stack([(grids == ch) for ch in _SYMBOL_ORDER], axis=3).astype(np.float64)
+        # water walled in: all four neighbours are cells of the grid (the border has none outside)
+        walled = ~land
+        walled[:, 0, :] = walled[:, -1, :] = walled[:, :, 0] = walled[:, :, -1] = False
+        walled[:, 1:-1, 1:-1] &= land[:, :-2, 1:-1] & land[:, 2:, 1:-1]  # above and below
+        walled[:, 1:-1, 1:-1] &= land[:, 1:-1, :-2] & land[:, 1:-1, 2:]  # left and right
+        cells = land.astype(np.float64).reshape(len(group), -1)
         out[shape] = _Variants(tuple(c for c, _, _ in group), tuple(k for _, k, _ in group), cells,
-                               onehot.reshape(len(group), -1), np.maximum(1.0, cells.sum(axis=1)))
+                               onehot.reshape(len(group), -1), np.maximum(1.0, cells.sum(axis=1)),
+                               walled.astype(np.float64).reshape(len(group), -1))
     return out
 
 
@@ -351,7 +367,13 @@ def _match(obs: Observation, catalog: Catalog, cfg: IdentifyConfig, colour: bool
     var = _variants(catalog.cards).get(shape)
     if var is not None:
         # every candidate of the grid's shape at once
-        layout = 1.0 - np.mean(np.abs(obs.presence.reshape(1, -1) - var.cells), axis=1)
+        pres = obs.presence.reshape(1, -1)
+        miss = np.abs(pres - var.cells)
+        if obs.fill is not None:
+            # a walled-in water position has its neighbours' outlines on all four sides: it is told
+            # from a cell by its fill alone
+            miss = np.where(var.walled > 0, np.minimum(miss, obs.fill.reshape(1, -1)), miss)
+        layout = 1.0 - np.mean(miss, axis=1)
         symbols = (evidence.reshape(1, -1) * var.onehot).sum(axis=1) / var.n_cells
         by_colour = {c: colour_evidence(obs, c, cfg) for c in {card.colour for card in var.cards}}
         hue = np.array([by_colour[card.colour] for card in var.cards])

@@ -65,6 +65,9 @@ def test_washed_row_reads_uncertain_not_water(rng: np.random.Generator) -> None:
     clear = np.ones((3, 3), bool)
     clear[WATER] = False
     assert np.all(grid.presence[:3][clear] >= 0.9)
+    # the share of each position's inside band showing the cells' fill is kept with the grid
+    assert grid.fill is not None and grid.fill.shape == (4, 3)
+    assert grid.fill[WATER] < 0.2 and np.all(grid.fill[:3][clear] > 0.8)
 
 
 def test_sides_are_judged_against_their_own_direction(rng: np.random.Generator) -> None:
