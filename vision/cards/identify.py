@@ -369,7 +369,7 @@ def _match(obs: Observation, catalog: Catalog, cfg: IdentifyConfig, colour: bool
         # every candidate of the grid's shape at once
         pres = obs.presence.reshape(1, -1)
         miss = np.abs(pres - var.cells)
-        if obs.fill is not None:
+        if obs.fill is not None and obs.fill.shape == obs.presence.shape:
             # a walled-in water position has its neighbours' outlines on all four sides: it is told
             # from a cell by its fill alone
             miss = np.where(var.walled > 0, np.minimum(miss, obs.fill.reshape(1, -1)), miss)

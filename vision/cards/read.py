@@ -174,6 +174,12 @@ class _SlidMemo:
     measured: dict[int, grid_mod.Grid] = field(default_factory=dict)
 
 
+def _unmeasured(g0: grid_mod.Grid, xs: NDArray[np.float64], ys: NDArray[np.float64]) -> grid_mod.Grid:
+    """A lattice of lines ``xs`` and ``ys`` on the face of ``g0``, its cells not measured yet (all
+    water, no fill): only its outline fit is asked before it is measured."""
+    return dataclasses.replace(g0, xs=xs, ys=ys, presence=np.zeros((len(ys) - 1, len(xs) - 1)), fill=None)
+
+
 def _outline_candidates(shape: tuple[int, ...], lines: grid_mod.FaceLines, grids: list[grid_mod.Grid],
                         table: _Layouts, px_per_mm: float, cfg: grid_mod.GridConfig,
                         slid_memo: _SlidMemo | None = None) -> Iterator[tuple[float, grid_mod.Grid, bool]]:
@@ -222,8 +228,8 @@ def _outline_candidates(shape: tuple[int, ...], lines: grid_mod.FaceLines, grids
         # when it passes the fit (as grid.extended_grids would measure them)
         variants: list[tuple[grid_mod.Grid, tuple[int, int] | None]] = [
             (g0, None), *((g, None) for g in grid_mod.trimmed_grids(g0, cfg)),
-            *((dataclasses.replace(g0, xs=xs, ys=ys, presence=np.zeros((len(ys) - 1, len(xs) - 1))),
-               (axis, k)) for xs, ys, axis, k in grid_mod.grown_lattices(shape, g0, px_per_mm, cfg))]
+            *((_unmeasured(g0, xs, ys), (axis, k))
+              for xs, ys, axis, k in grid_mod.grown_lattices(shape, g0, px_per_mm, cfg))]
         for g, new in variants:
             key = np.concatenate([np.round(g.xs), [-1.0], np.round(g.ys)]).tobytes()
             if key not in seen:
@@ -289,7 +295,7 @@ def _slid(shape: tuple[int, ...], lines: grid_mod.FaceLines, grids: list[grid_mo
         memo.fits = []
         for g0 in grids:
             for xs, ys in grid_mod.slid_lattices(shape, g0, px_per_mm, cfg):
-                g = dataclasses.replace(g0, xs=xs, ys=ys, presence=np.zeros((len(ys) - 1, len(xs) - 1)))
+                g = _unmeasured(g0, xs, ys)
                 memo.fits.append((_layout_fit(lines, g, table, cfg), g))
     scored = [(f, k, g) for k, (f, g) in enumerate(memo.fits) if f > above]
     for _, k, g in sorted(scored, key=lambda t: (-t[0], t[1])):
@@ -338,7 +344,7 @@ def _squared(found: _Lattices, table: _Layouts, catalog: Catalog, cfg: CardsConf
     best: tuple[float, grid_mod.Grid] | None = None
     for g0 in found.grids:
         for xs, ys in grid_mod.squared_lattices(face.image.shape, g0, ppm, cfg.grid):
-            g = dataclasses.replace(g0, xs=xs, ys=ys, presence=np.zeros((len(ys) - 1, len(xs) - 1)))
+            g = _unmeasured(g0, xs, ys)
             f = _layout_fit(lines, g, table, cfg.grid)
             if best is None or f > best[0]:
                 best = (f, g)
