@@ -244,7 +244,7 @@ class _Variants:
     ``cards`` and ``turns`` (n,) name each variant; ``cells`` ``(n, rows * cols)`` float64 is its
     cell mask, ``onehot`` ``(n, rows * cols * 4)`` float64 its plain/X/coin/palm one-hot symbols
     and ``n_cells`` ``(n,)`` float64 its count of cells (at least 1); ``walled`` ``(n, rows *
-    cols)`` float64 is 1 at its water positions with a cell on each of their four sides.
+    cols)`` bool marks its water positions with a cell on each of their four sides.
     """
 
     cards: tuple[CatalogCard, ...]
@@ -252,7 +252,7 @@ class _Variants:
     cells: NDArray[np.float64]
     onehot: NDArray[np.float64]
     n_cells: NDArray[np.float64]
-    walled: NDArray[np.float64]
+    walled: NDArray[np.bool_]
 
 
 @lru_cache(maxsize=64)
@@ -282,7 +282,7 @@ def _variants(cards: tuple[CatalogCard, ...]) -> dict[tuple[int, int], _Variants
         cells = land.astype(np.float64).reshape(len(group), -1)
         out[shape] = _Variants(tuple(c for c, _, _ in group), tuple(k for _, k, _ in group), cells,
                                onehot.reshape(len(group), -1), np.maximum(1.0, cells.sum(axis=1)),
-                               walled.astype(np.float64).reshape(len(group), -1))
+                               walled.reshape(len(group), -1))
     return out
 
 
@@ -367,12 +367,11 @@ def _match(obs: Observation, catalog: Catalog, cfg: IdentifyConfig, colour: bool
     var = _variants(catalog.cards).get(shape)
     if var is not None:
         # every candidate of the grid's shape at once
-        pres = obs.presence.reshape(1, -1)
-        miss = np.abs(pres - var.cells)
+        miss = np.abs(obs.presence.reshape(1, -1) - var.cells)
         if obs.fill is not None and obs.fill.shape == obs.presence.shape:
             # a walled-in water position has its neighbours' outlines on all four sides: it is told
             # from a cell by its fill alone
-            miss = np.where(var.walled > 0, np.minimum(miss, obs.fill.reshape(1, -1)), miss)
+            miss = np.where(var.walled, np.minimum(miss, obs.fill.reshape(1, -1)), miss)
         layout = 1.0 - np.mean(miss, axis=1)
         symbols = (evidence.reshape(1, -1) * var.onehot).sum(axis=1) / var.n_cells
         by_colour = {c: colour_evidence(obs, c, cfg) for c in {card.colour for card in var.cards}}
