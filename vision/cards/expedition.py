@@ -50,6 +50,7 @@ class ExpeditionConfig:
     region_confidence: float
     map_presence: float
     map_pitch_tol: float
+    map_corner_mm: float
 
 
 @cache
@@ -343,6 +344,13 @@ def _squares_lattice(grid: grid_mod.Grid, found: list[tuple[float, float, float]
     return pitch >= (1.0 - cfg.map_pitch_tol) * step
 
 
+def _in_corners(found: list[tuple[float, float, float]], shape: tuple[int, int], corner: float) -> bool:
+    """Whether a square's centre (``(x, y, side)`` each, face px) lies in a corner of a face of
+    ``shape`` ``(h, w)``, within ``corner`` px of both of its sides there."""
+    h, w = shape
+    return any((y < corner or y > h - corner) and (x < corner or x > w - corner) for x, y, _ in found)
+
+
 def same_shape(a: str, b: str) -> bool:
     """Whether expedition cards ``a`` and ``b`` show the same pattern of squares (under some turn or
     mirror image): a photo cannot tell such cards apart, their faces differ only in art."""
@@ -351,7 +359,8 @@ def same_shape(a: str, b: str) -> bool:
 
 
 def read_expedition(image: NDArray[np.uint8], config: ExpeditionConfig | None = None,
-                    quads: tuple[detect_mod.CardQuad, ...] | None = None) -> ExpeditionReading | None:
+                    quads: tuple[detect_mod.CardQuad, ...] | None = None,
+                    map_faces: bool = False) -> ExpeditionReading | None:
     """Which expedition shape lies face up in a photo, or ``None``.
 
     Parameters
@@ -362,6 +371,16 @@ def read_expedition(image: NDArray[np.uint8], config: ExpeditionConfig | None = 
     quads : tuple of CardQuad, optional
         The card outlines of ``image`` when already found (:func:`vision.cards.detect.detect`);
         found with the coarse ``detect_passes`` when ``None``.
+    map_faces : bool, optional
+        Read each face as one that may hold a map card's grid: only squares standing out from the
+        face as one region count (:func:`region_squares`; a map's cells are outlined squares
+        too), none of them centred in a corner (within ``map_corner_mm`` of both sides there: a
+        map card prints its numeral and its badge in its top corners, and a face rectified the
+        wrong way up has them at the bottom), and a face whose grid looks like a map
+        card's (more than twice ``max_squares`` cells present) is read all the same. A lattice
+        fitted to the expedition card's squares, its frame and a line of its art can show that
+        many cells; the map card reader, which asks this of faces the catalog named only weakly,
+        has the catalog's word on them already.
 
     Returns
     -------
@@ -384,8 +403,11 @@ def read_expedition(image: NDArray[np.uint8], config: ExpeditionConfig | None = 
         cells: frozenset[Cell] | None = None
         by_region = False
         outlined: list[tuple[float, float, float]] = []
-        for finder in (squares, region_squares):  # one outline per square; else one region
+        finders = (region_squares,) if map_faces else (squares, region_squares)
+        for finder in finders:  # one outline per square; else one region
             found = finder(face, ppm, cfg)
+            if map_faces and _in_corners(found, face.shape[:2], cfg.map_corner_mm * ppm):
+                found = []  # a map's numeral or badge, printed in a corner
             by_region = finder is region_squares
             if not by_region:
                 outlined = found
@@ -407,6 +429,9 @@ def read_expedition(image: NDArray[np.uint8], config: ExpeditionConfig | None = 
         rank = (reading.confidence, len(reading.cells))
         if best is not None and not rank > (best.confidence, len(best.cells)):
             continue  # no better than the best reading: its face's grid would change nothing
+        if map_faces:
+            best = reading
+            continue
         grid = grid_mod.locate_grid(face, ppm)
         if (grid is not None and _squares_lattice(grid, outlined, cfg)
                 and int((grid.presence > cfg.map_presence).sum()) > 2 * cfg.max_squares):

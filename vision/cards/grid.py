@@ -65,6 +65,7 @@ class GridConfig:
     fit_gain: float
     quiet_inside: float
     map_doubt: float
+    expedition_doubt: float
     blur_ratio: float
     blur_kernel_mm: float
 

@@ -751,6 +751,73 @@ def _is_expedition(image: NDArray[np.uint8], quad: detect_mod.CardQuad) -> bool:
     return _shows_expedition(expedition_mod.read_expedition(image, quads=(quad,)))
 
 
+def _squares_not_lake(p: _Prepared, cfg: CardsConfig) -> bool:
+    """Whether the face a named map card was read on shows squares standing out as one region
+    (:func:`vision.cards.expedition.region_squares`) that do not all lie on water positions of
+    the card's layout on its lattice: a lake inside the grid shows the island through it, a
+    patch of squares unlike the cells round it."""
+    found = expedition_mod.region_squares(p.face.image, cfg.rectify.px_per_mm)
+    rows, cols = p.printed.shape
+    for x, y, _ in found:
+        i = int(np.searchsorted(p.grid.ys, y)) - 1
+        j = int(np.searchsorted(p.grid.xs, x)) - 1
+        if not (0 <= i < rows and 0 <= j < cols) or p.printed[i, j] != ".":
+            return True
+    return False
+
+
+def _expedition_named(image: NDArray[np.uint8], detected: tuple[detect_mod.CardQuad, ...],
+                      named: list[tuple[detect_mod.CardQuad, CardReading | _Prepared]],
+                      seen: dict[bytes, ExpeditionReading | None],
+                      cfg: CardsConfig) -> list[CardReading | _Prepared]:
+    """The readings of ``named`` less the expedition card, when the catalog named it a map.
+
+    The expedition card's squares, its frame and a line of its art make a lattice that the
+    catalog may name, weakly, as a map card; the map grid it shows also keeps the expedition
+    reader from reading that face. A card named with a confidence under
+    ``grid.expedition_doubt`` may be the expedition card when its face shows the expedition's
+    pattern of more squares than a pair (:func:`_shows_expedition`) standing out as one region,
+    read even under a map's grid (``map_faces`` of
+    :func:`vision.cards.expedition.read_expedition`); squares found by their outlines prove less
+    there, as a map's cells are outlined squares too. The face the card was read on must show
+    such squares as well, not all on water positions of the card's layout
+    (:func:`_squares_not_lake`: those are the card's lake). A card the catalog left unknown is
+    not weighed here (it scores nothing; the expedition reader's own check on its face stands).
+    Of such cards, the one of best expedition reading (confidence, then squares) is the
+    expedition card, when no other detected quad's reading (:func:`expedition_of`, of the quads
+    not named as maps) ranks as high: the photo holds one expedition card. Only a quad of
+    ``detected`` qualifies, so that :func:`expedition_of` of the photo's quads finds its
+    reading, which goes into ``seen`` (quad corners -> reading, as :func:`read` keeps it) in
+    place of the one read under the map check.
+    """
+    detected_keys = {q.corners.tobytes() for q in detected if not q.partial}
+
+    def rank(r: ExpeditionReading) -> tuple[float, int]:
+        return (r.confidence, len(r.cells))
+
+    best: tuple[int, ExpeditionReading] | None = None
+    for n, (q, p) in enumerate(named):
+        key = q.corners.tobytes()
+        if (not isinstance(p, _Prepared) or key not in detected_keys or p.ident.card is None
+                or p.ident.confidence >= cfg.grid.expedition_doubt):
+            continue
+        r = expedition_mod.read_expedition(image, quads=(q,), map_faces=True)
+        if (r is not None and _shows_expedition(r) and _squares_not_lake(p, cfg)
+                and (best is None or rank(r) > rank(best[1]))):
+            best = (n, r)
+    if best is None:
+        return [p for _, p in named]
+    n, r = best
+    taken = [np.mean(np.asarray(q.corners, np.float64), axis=0) for q, _ in named]
+    others = tuple(q for q in detected
+                   if not any(float(np.linalg.norm(q.corners.mean(axis=0) - m)) < 1.0 for m in taken))
+    other = expedition_of(image, others, seen)
+    if other is not None and not rank(r) > rank(other):
+        return [p for _, p in named]
+    seen[named[n][0].corners.tobytes()] = r
+    return [p for k, (_, p) in enumerate(named) if k != n]
+
+
 def expedition_of(image: NDArray[np.uint8], quads: tuple[detect_mod.CardQuad, ...],
                   seen: Mapping[bytes, ExpeditionReading | None],
                   reader: Callable[..., ExpeditionReading | None] = expedition_mod.read_expedition,
@@ -1067,7 +1134,9 @@ def read(image: NDArray[np.uint8], catalog: Catalog | None = None,
 
     # a card read on a lattice below the coverage floor, or on a region, is doubtful whatever its
     # confidence
-    maps = [p for q, p, weak in found if not ((weak or _doubtful(p, cfg.grid.map_doubt)) and expedition(q))]
+    named = [(q, p) for q, p, weak in found
+             if not ((weak or _doubtful(p, cfg.grid.map_doubt)) and expedition(q))]
+    maps = _expedition_named(image, detected, named, seen_exp, cfg)
     kept = [p for p in (_inked(p, cat, cfg) for p in _one_card_each(maps, cat, cfg)) if p is not None]
     templates = _templates([p for p in kept if isinstance(p, _Prepared)], cfg)
     return [_finish(p, templates, cfg) if isinstance(p, _Prepared) else p for p in kept]
