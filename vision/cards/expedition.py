@@ -376,11 +376,11 @@ def read_expedition(image: NDArray[np.uint8], config: ExpeditionConfig | None = 
         face as one region count (:func:`region_squares`; a map's cells are outlined squares
         too), none of them centred in a corner (within ``map_corner_mm`` of both sides there: a
         map card prints its numeral and its badge in its top corners, and a face rectified the
-        wrong way up has them at the bottom), and a face whose grid looks like a map
-        card's (more than twice ``max_squares`` cells present) is read all the same. A lattice
-        fitted to the expedition card's squares, its frame and a line of its art can show that
-        many cells; the map card reader, which asks this of faces the catalog named only weakly,
-        has the catalog's word on them already.
+        wrong way up has them at the bottom), and a face whose grid looks like a map card's
+        (more than twice ``max_squares`` cells present) is read all the same. A lattice fitted to
+        the expedition card's squares, its frame and a line of its art can show that many cells;
+        the map card reader, which asks this of faces the catalog named only weakly, has the
+        catalog's word on them already.
 
     Returns
     -------
