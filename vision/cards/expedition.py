@@ -358,9 +358,66 @@ def same_shape(a: str, b: str) -> bool:
     return a == b or (a in shapes and b in shapes and shapes[a] == shapes[b])
 
 
+def _reading(found: list[tuple[float, float, float]], corners: NDArray[np.float64], by_region: bool,
+             cfg: ExpeditionConfig) -> ExpeditionReading | None:
+    """The reading of squares ``found`` (``(x, y, side)`` each, face px) on the face of a quad of
+    photo ``corners`` ``(4, 2)``: ``None`` unless they are ``min_squares`` to ``max_squares``
+    squares edge to edge in one of the catalog's shapes. Squares ``by_region`` (no outlines of
+    their own) are less sure: the confidence is scaled by ``region_confidence``."""
+    if not cfg.min_squares <= len(found) <= cfg.max_squares:
+        return None
+    cells = pattern(found, cfg)
+    if cells is None:
+        return None
+    match = next((sid for sid, orients in _shapes() if cells in orients), None)
+    if match is None:
+        return None
+    conf = float(min(1.0, len(found) / cfg.min_squares * 0.5))
+    if by_region:
+        conf *= cfg.region_confidence
+    quad: Quad = tuple((float(x), float(y)) for x, y in corners)  # type: ignore[assignment]
+    return ExpeditionReading(match, conf, quad, tuple(sorted(cells)))
+
+
+def map_face_reading(face: NDArray[np.uint8], corners: NDArray[np.float64], px_per_mm: float,
+                     config: ExpeditionConfig | None = None,
+                     ) -> tuple[ExpeditionReading | None, list[tuple[float, float, float]]]:
+    """The expedition reading of a face that may hold a map card's grid, and the squares it
+    found.
+
+    Only squares standing out from the face as one region count (:func:`region_squares`; a
+    map's cells are outlined squares too), none of them centred in a corner (within
+    ``map_corner_mm`` of both sides there: a map card prints its numeral and its badge in its
+    top corners, and a face rectified the wrong way up has them at the bottom), and the face is
+    read whatever grid it shows. A lattice fitted to the expedition card's squares, its frame and
+    a line of its art can look like a map card's; the map card reader, which asks this of faces
+    the catalog named only weakly, has the catalog's word on them already.
+
+    Parameters
+    ----------
+    face : (H, W, 3) uint8 array
+        BGR card face, upright (:func:`vision.cards.rectify.rectify`).
+    corners : (4, 2) float64 array
+        The face's quad in the photo, for the reading's corners.
+    px_per_mm : float
+        Face pixels per millimetre.
+    config : ExpeditionConfig, optional
+
+    Returns
+    -------
+    reading : ExpeditionReading or None
+    found : list of (x, y, side)
+        The squares found as one region, face px (empty when in a corner).
+    """
+    cfg = config or default_config()
+    found = region_squares(face, px_per_mm, cfg)
+    if _in_corners(found, face.shape[:2], cfg.map_corner_mm * px_per_mm):
+        return None, []  # a map's numeral or badge, printed in a corner
+    return _reading(found, corners, True, cfg), found
+
+
 def read_expedition(image: NDArray[np.uint8], config: ExpeditionConfig | None = None,
-                    quads: tuple[detect_mod.CardQuad, ...] | None = None,
-                    map_faces: bool = False) -> ExpeditionReading | None:
+                    quads: tuple[detect_mod.CardQuad, ...] | None = None) -> ExpeditionReading | None:
     """Which expedition shape lies face up in a photo, or ``None``.
 
     Parameters
@@ -371,16 +428,6 @@ def read_expedition(image: NDArray[np.uint8], config: ExpeditionConfig | None = 
     quads : tuple of CardQuad, optional
         The card outlines of ``image`` when already found (:func:`vision.cards.detect.detect`);
         found with the coarse ``detect_passes`` when ``None``.
-    map_faces : bool, optional
-        Read each face as one that may hold a map card's grid: only squares standing out from the
-        face as one region count (:func:`region_squares`; a map's cells are outlined squares
-        too), none of them centred in a corner (within ``map_corner_mm`` of both sides there: a
-        map card prints its numeral and its badge in its top corners, and a face rectified the
-        wrong way up has them at the bottom), and a face whose grid looks like a map card's
-        (more than twice ``max_squares`` cells present) is read all the same. A lattice fitted to
-        the expedition card's squares, its frame and a line of its art can show that many cells;
-        the map card reader, which asks this of faces the catalog named only weakly, has the
-        catalog's word on them already.
 
     Returns
     -------
@@ -399,39 +446,15 @@ def read_expedition(image: NDArray[np.uint8], config: ExpeditionConfig | None = 
         if quad.partial:
             continue
         face = rectify_mod.rectify(image, quad.corners, rcfg).image
-        match: str | None = None
-        cells: frozenset[Cell] | None = None
-        by_region = False
-        outlined: list[tuple[float, float, float]] = []
-        finders = (region_squares,) if map_faces else (squares, region_squares)
-        for finder in finders:  # one outline per square; else one region
-            found = finder(face, ppm, cfg)
-            if map_faces and _in_corners(found, face.shape[:2], cfg.map_corner_mm * ppm):
-                found = []  # a map's numeral or badge, printed in a corner
-            by_region = finder is region_squares
-            if not by_region:
-                outlined = found
-            if not cfg.min_squares <= len(found) <= cfg.max_squares:
-                continue
-            cells = pattern(found, cfg)
-            if cells is None:
-                continue
-            match = next((sid for sid, orients in _shapes() if cells in orients), None)
-            if match is not None:
-                break
-        if match is None or cells is None:
+        outlined = squares(face, ppm, cfg)  # one outline per square; else one region
+        reading = _reading(outlined, quad.corners, False, cfg)
+        if reading is None:
+            reading = _reading(region_squares(face, ppm, cfg), quad.corners, True, cfg)
+        if reading is None:
             continue
-        conf = float(min(1.0, len(found) / cfg.min_squares * 0.5))
-        if by_region:
-            conf *= cfg.region_confidence  # squares without their own outlines: less sure
-        corners: Quad = tuple((float(x), float(y)) for x, y in quad.corners)  # type: ignore[assignment]
-        reading = ExpeditionReading(match, conf, corners, tuple(sorted(cells)))
         rank = (reading.confidence, len(reading.cells))
         if best is not None and not rank > (best.confidence, len(best.cells)):
             continue  # no better than the best reading: its face's grid would change nothing
-        if map_faces:
-            best = reading
-            continue
         grid = grid_mod.locate_grid(face, ppm)
         if (grid is not None and _squares_lattice(grid, outlined, cfg)
                 and int((grid.presence > cfg.map_presence).sum()) > 2 * cfg.max_squares):

@@ -751,19 +751,17 @@ def _is_expedition(image: NDArray[np.uint8], quad: detect_mod.CardQuad) -> bool:
     return _shows_expedition(expedition_mod.read_expedition(image, quads=(quad,)))
 
 
-def _squares_not_lake(p: _Prepared, cfg: CardsConfig) -> bool:
-    """Whether the face a named map card was read on shows squares standing out as one region
-    (:func:`vision.cards.expedition.region_squares`) that do not all lie on water positions of
-    the card's layout on its lattice: a lake inside the grid shows the island through it, a
-    patch of squares unlike the cells round it."""
-    found = expedition_mod.region_squares(p.face.image, cfg.rectify.px_per_mm)
+def _on_lake(p: _Prepared, found: list[tuple[float, float, float]]) -> bool:
+    """Whether squares ``found`` (``(x, y, side)`` each, px of the face ``p`` was read on) all lie
+    on water positions of the named card's layout on its lattice: a lake inside the grid shows the
+    island through it, a patch of squares unlike the cells round it."""
     rows, cols = p.printed.shape
     for x, y, _ in found:
         i = int(np.searchsorted(p.grid.ys, y)) - 1
         j = int(np.searchsorted(p.grid.xs, x)) - 1
         if not (0 <= i < rows and 0 <= j < cols) or p.printed[i, j] != ".":
-            return True
-    return False
+            return False
+    return True
 
 
 def _expedition_named(image: NDArray[np.uint8], detected: tuple[detect_mod.CardQuad, ...],
@@ -775,13 +773,12 @@ def _expedition_named(image: NDArray[np.uint8], detected: tuple[detect_mod.CardQ
     The expedition card's squares, its frame and a line of its art make a lattice that the
     catalog may name, weakly, as a map card; the map grid it shows also keeps the expedition
     reader from reading that face. A card named with a confidence under
-    ``grid.expedition_doubt`` may be the expedition card when its face shows the expedition's
-    pattern of more squares than a pair (:func:`_shows_expedition`) standing out as one region,
-    read even under a map's grid (``map_faces`` of
-    :func:`vision.cards.expedition.read_expedition`); squares found by their outlines prove less
-    there, as a map's cells are outlined squares too. The face the card was read on must show
-    such squares as well, not all on water positions of the card's layout
-    (:func:`_squares_not_lake`: those are the card's lake). A card the catalog left unknown is
+    ``grid.expedition_doubt`` may be the expedition card when the face it was read on shows the
+    expedition's pattern of more squares than a pair (:func:`_shows_expedition`) standing out as
+    one region, read even under a map's grid (:func:`vision.cards.expedition.map_face_reading`);
+    squares found by their outlines prove less there, as a map's cells are outlined squares too.
+    Squares all on water positions of the card's layout are the card's lake, not the expedition
+    card (:func:`_on_lake`). A card the catalog left unknown is
     not weighed here (it scores nothing; the expedition reader's own check on its face stands).
     Of such cards, the one of best expedition reading (confidence, then squares) is the
     expedition card, when no other detected quad's reading (:func:`expedition_of`, of the quads
@@ -801,14 +798,14 @@ def _expedition_named(image: NDArray[np.uint8], detected: tuple[detect_mod.CardQ
         if (not isinstance(p, _Prepared) or key not in detected_keys or p.ident.card is None
                 or p.ident.confidence >= cfg.grid.expedition_doubt):
             continue
-        r = expedition_mod.read_expedition(image, quads=(q,), map_faces=True)
-        if (r is not None and _shows_expedition(r) and _squares_not_lake(p, cfg)
+        r, found = expedition_mod.map_face_reading(p.face.image, q.corners, cfg.rectify.px_per_mm)
+        if (r is not None and _shows_expedition(r) and not _on_lake(p, found)
                 and (best is None or rank(r) > rank(best[1]))):
             best = (n, r)
     if best is None:
         return [p for _, p in named]
     n, r = best
-    taken = [np.mean(np.asarray(q.corners, np.float64), axis=0) for q, _ in named]
+    taken = [q.corners.mean(axis=0) for q, _ in named]
     others = tuple(q for q in detected
                    if not any(float(np.linalg.norm(q.corners.mean(axis=0) - m)) < 1.0 for m in taken))
     other = expedition_of(image, others, seen)

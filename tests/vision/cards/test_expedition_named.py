@@ -11,8 +11,18 @@ import pytest
 from vision.analyze import analyze
 from vision.bench.cards import TIERS, match_readings
 from vision.bench.common import bench_rng
-from vision.cards.expedition import _in_corners, default_config, read_expedition, same_shape
+from vision.cards import rectify as rectify_mod
+from vision.cards.detect import detect
+from vision.cards.expedition import (
+    ExpeditionConfig,
+    _in_corners,
+    default_config,
+    map_face_reading,
+    read_expedition,
+    same_shape,
+)
 from vision.synth.scene import Scene, render_scene
+from vision.types import ExpeditionReading
 
 from .conftest import expedition_face, place, table
 
@@ -26,11 +36,19 @@ def test_in_corners_takes_a_centre_near_both_sides_of_a_corner() -> None:
     assert not _in_corners([], shape, 64.0)
 
 
+def _map_read(canvas: np.ndarray, config: ExpeditionConfig | None = None) -> ExpeditionReading | None:
+    """The canvas's one card read by :func:`map_face_reading` on its upright face."""
+    (quad,) = [q for q in detect(canvas) if not q.partial]
+    rcfg = rectify_mod.default_config()
+    face = rectify_mod.rectify(canvas, quad.corners, rcfg).image
+    return map_face_reading(face, quad.corners, rcfg.px_per_mm, config)[0]
+
+
 def test_map_faces_reads_only_squares_found_as_one_region(rng: np.random.Generator) -> None:
     canvas = table(rng)
     place(canvas, expedition_face([(0, 0), (1, 0), (1, 1)]), (450, 320), float(rng.uniform(0, 360)), 0.55)
     outlined = read_expedition(canvas)
-    region = read_expedition(canvas, map_faces=True)
+    region = _map_read(canvas)
     assert outlined is not None and region is not None and same_shape(region.id, "e4")
     cfg = default_config()
     # outlined squares read 0.75 for three; read as one region, that is scaled by region_confidence
@@ -45,10 +63,10 @@ def test_map_faces_leaves_squares_in_a_corner(rng: np.random.Generator) -> None:
     cv2.rectangle(face, (8, 8), (8 + 2 * s, 8 + 2 * s), (60, 140, 200), -1)
     canvas = table(rng)
     place(canvas, face, (450, 320), 20.0, 0.55)
-    assert read_expedition(canvas, map_faces=True) is None
+    assert _map_read(canvas) is None
     # the same patch with no corner left out reads as the square tetromino
     anywhere = dataclasses.replace(default_config(), map_corner_mm=0.0)
-    found = read_expedition(canvas, config=anywhere, map_faces=True)
+    found = _map_read(canvas, anywhere)
     assert found is not None and same_shape(found.id, "e8")
 
 

@@ -154,16 +154,22 @@ def test_read_drops_a_loose_card_showing_the_expedition(rng: np.random.Generator
     monkeypatch.setattr(read_mod, "_finish", lambda q, *a, **k: q)
     squares = tuple((0, k) for k in range(read_mod.expedition_mod.default_config().min_squares + 2))
     shown = ExpeditionReading("e1", 0.9, ((0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0)), squares)
-    asked: list[tuple[int, bool]] = []
+    asked: list[int] = []
+    faces: list[object] = []
 
-    def read_expedition(image: object, quads: tuple[object, ...] = (),
-                        map_faces: bool = False) -> ExpeditionReading | None:
-        asked.append((len(quads), map_faces))
-        return shown if expedition and not map_faces else None
+    def read_expedition(image: object, quads: tuple[object, ...] = ()) -> ExpeditionReading | None:
+        asked.append(len(quads))
+        return shown if expedition else None
+
+    def map_face_reading(face: object, *a: object, **k: object) -> tuple[None, list[object]]:
+        faces.append(face)
+        return None, []
 
     monkeypatch.setattr(read_mod.expedition_mod, "read_expedition", read_expedition)
+    monkeypatch.setattr(read_mod.expedition_mod, "map_face_reading", map_face_reading)
     got = read_mod.read(np.zeros((8, 8, 3), np.uint8), catalog=object(), quads=(_quad(),))  # type: ignore[arg-type]
-    # a card kept is then, named under grid.expedition_doubt, read again as a face that may hold
-    # a map's grid (see read._expedition_named); that finds no squares here
-    assert asked == ([(1, False)] if expedition else [(1, False), (1, True)])
+    assert asked == [1]
+    # a card kept is then, named under grid.expedition_doubt, read again on its own face as one
+    # that may hold a map's grid (see read._expedition_named); that finds no squares here
+    assert [f is p.face.image for f in faces] == ([] if expedition else [True])  # type: ignore[attr-defined]
     assert got == ([] if expedition else [p])
