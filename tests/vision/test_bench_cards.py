@@ -6,6 +6,7 @@ import json
 from collections.abc import Callable
 from dataclasses import replace
 
+import cv2
 import numpy as np
 import pytest
 from click.testing import CliRunner
@@ -102,6 +103,30 @@ def test_matching_uses_centres_and_pairs_each_once(rng: np.random.Generator) -> 
     assert sorted(match_readings(scene.cards, readings[::-1])) == [(0, 2), (1, 1), (2, 0)]
     pairs = match_readings(scene.cards, [readings[0], readings[0]])
     assert pairs == [(0, 0)]
+
+
+def test_a_cut_card_is_matched_by_its_part_in_the_photo(rng: np.random.Generator) -> None:
+    # a reading of a cut card outlines the part inside the photo, whose centre lies far from the
+    # whole card's centre outside it
+    specs = [CardSpec("t1", (250.0, 300.0), 20.0, ()), CardSpec("t20", (600.0, 300.0), -40.0, ()),
+             CardSpec("t7", (-54.0, 100.0), 0.0, ())]  # a sixth of t7 inside the photo
+    scene = render_cards_photo(specs, Conditions(size=SMALL), rng)
+    cut = scene.cards[2]
+    assert cut.partial
+    w, h = SMALL
+    frame = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32)
+    _, part = cv2.intersectConvexConvex(np.asarray(cut.corners, np.float32), frame)
+    box = cv2.boxPoints(cv2.minAreaRect(part.reshape(-1, 2)))
+    corners = tuple((float(x), float(y)) for x, y in box)
+    q = np.asarray(cut.corners)
+    short = min(float(np.linalg.norm(q[(i + 1) % 4] - q[i])) for i in range(4))
+    assert np.linalg.norm(box.mean(axis=0) - q.mean(axis=0)) > 0.4 * short  # too far for the old rule
+    perfect = _perfect(scene)
+    reading = replace(perfect, cards=(*perfect.cards[:2], replace(perfect.cards[2], corners=corners)))
+    assert (2, 2) not in match_readings(scene.cards, reading.cards)
+    assert (2, 2) in match_readings(scene.cards, reading.cards, (w, h))
+    result = TierResult("easy", "none", score_scene(scene, reading))
+    assert result.precision == 1.0 and result.partial_flagged == 1.0
 
 
 def test_common_helpers() -> None:

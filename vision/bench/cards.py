@@ -2,7 +2,8 @@
 
 Each tier (easy, typical, hard) renders ``n`` scenes with :func:`vision.synth.scene.render_scene`
 and reads them with :func:`vision.analyze.analyze` (``game="silver-gold"``). Readings are matched
-to the truth by the distance between card centres.
+to the truth by the distance between card centres (for a card cut by the image edge, the centre of
+its part in the photo, which is all a reading of it can outline).
 
 Measures, per tier:
 
@@ -36,6 +37,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import cv2
 import numpy as np
 
 from vision.bench.common import (
@@ -187,14 +189,30 @@ def _short_side(quad: Sequence[Sequence[float]]) -> float:
     return float(min(np.linalg.norm(q[(i + 1) % 4] - q[i]) for i in range(4)))
 
 
-def match_readings(truth: Sequence[CardTruth], readings: Sequence[CardReading]) -> list[tuple[int, int]]:
+def _visible_centre(quad: Sequence[Sequence[float]], size: tuple[int, int]) -> np.ndarray:
+    """The centroid of the part of ``quad`` inside an image of ``size`` ``(width, height)``
+    (the quad's own centre when none of it is inside)."""
+    w, h = size
+    frame = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32)
+    area, part = cv2.intersectConvexConvex(np.asarray(quad, np.float32).reshape(4, 2), frame)
+    if part is None or area <= 0:
+        return _centre(quad)
+    m = cv2.moments(part.reshape(-1, 1, 2).astype(np.float32))
+    return np.array([m["m10"] / m["m00"], m["m01"] / m["m00"]]) if m["m00"] > 0 else _centre(quad)
+
+
+def match_readings(truth: Sequence[CardTruth], readings: Sequence[CardReading],
+                   size: tuple[int, int] | None = None) -> list[tuple[int, int]]:
     """Pairs ``(truth index, reading index)``, closest centres first, each used once.
 
-    A pair needs its centres closer than ``MATCH_SHARE`` of the true card's shorter side.
+    A pair needs its centres closer than ``MATCH_SHARE`` of the true card's shorter side. With the
+    image ``size`` ``(width, height)``, a card cut by the image edge is placed at the centre of its
+    part inside the photo: a reading of a cut card outlines only that part.
     """
     pairs: list[tuple[float, int, int]] = []
     for i, t in enumerate(truth):
-        tc, limit = _centre(t.corners), MATCH_SHARE * _short_side(t.corners)
+        tc = _visible_centre(t.corners, size) if size is not None and t.partial else _centre(t.corners)
+        limit = MATCH_SHARE * _short_side(t.corners)
         for j, rd in enumerate(readings):
             d = float(np.linalg.norm(_centre(rd.corners) - tc))
             if d < limit:
@@ -254,7 +272,8 @@ def score_scene(scene: Scene, reading: SceneReading) -> CardCounts:
     c.truth_complete = sum(not t.partial for t in truth)
     c.truth_partial = sum(t.partial for t in truth)
     c.readings = len(readings)
-    pairs = match_readings(truth, readings)
+    h, w = scene.image.shape[:2]
+    pairs = match_readings(truth, readings, (w, h))
     c.matched_readings = len(pairs)
     for i, j in pairs:
         t, rd = truth[i], readings[j]
