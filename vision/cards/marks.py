@@ -10,6 +10,8 @@ symbol cell on the ink beyond the symbol's print: off the symbol's hue or clearl
 the print, above what the print itself leaves there. That baseline is learnt from every cell
 of the symbol in the photo when there are enough of them (:func:`print_templates`), else from
 the other cells of the symbol on the same card (or its clean reference face, when one exists).
+A symbol printed in only two cells of the photo still gets a print, the ink both cells show, which
+marks a cell only from a stricter share of ink beyond it.
 
 The cell outline is shared by the whole lattice: its width is learnt from all the lattice's line
 segments at once (pen only adds ink to a few of them) and left out of each plain cell, so that a
@@ -79,6 +81,7 @@ class MarksConfig:
     print_cells: float
     print_grow_px: int
     min_pool: int
+    pair_pooled_hi: float
     turn_print_lead: float
     pooled_hi: float
     pooled_aside: float
@@ -1000,13 +1003,16 @@ class PrintTemplates(dict[str, NDArray[np.bool_]]):
     ``typical`` maps each learnt symbol to the shares of its cells' centre and ring that its
     print itself leaves as residual ink (beyond the symbol's hue) in the photo, and the share of
     the cells' four corners it inks: blur, glare and a colour cast turn a symbol's edges off its
-    hue alike in every cell printed with it.
+    hue alike in every cell printed with it. ``paired`` holds the symbols printed in only two cells
+    of the photo, whose print is what both cells show (no typical residual is learnt from two).
     """
 
     def __init__(self, masks: Mapping[str, NDArray[np.bool_]],
-                 typical: Mapping[str, tuple[float, float, float]] | None = None) -> None:
+                 typical: Mapping[str, tuple[float, float, float]] | None = None,
+                 paired: frozenset[str] = frozenset()) -> None:
         super().__init__(masks)
         self.typical: dict[str, tuple[float, float, float]] = dict(typical or {})
+        self.paired = paired
 
 
 def print_templates(cards: Sequence[tuple[CellInk, NDArray[np.str_]]],
@@ -1019,7 +1025,10 @@ def print_templates(cards: Sequence[tuple[CellInk, NDArray[np.str_]]],
     own residual ink (centre and ring shares) is the ``typical_quantile`` percentile over the
     class's cells (most cells of a class carry no pen; the lower part of the spread is the
     print), its inked corners the second-lowest share. Classes with fewer than ``min_pool``
-    cells get no template.
+    cells get no typical residual. A class of exactly two cells gets the ink both show, the
+    second brought onto the first by the shift that fits it best (pen strokes differ from cell to
+    cell; two cells marked alike pass for print), and is listed in ``paired``; a single cell gets
+    no template.
 
     Parameters
     ----------
@@ -1044,7 +1053,16 @@ def print_templates(cards: Sequence[tuple[CellInk, NDArray[np.str_]]],
     typical: dict[str, tuple[float, float, float]] = {}
     k = 2 * cfg.print_grow_px + 1
     kernel = np.ones((k, k), np.uint8)
+    paired: set[str] = set()
     for sym, pool in pools.items():
+        if len(pool) == 2 and cfg.min_pool > 2:
+            first, second = pool[0][0], pool[1][0]
+            shifts = _flat_shifts(second, cfg.print_shift_px)
+            best = int(np.argmax(shifts @ first.ravel().astype(np.float32)))
+            fitted = shifts[best].reshape(first.shape) > 0
+            out[sym] = cv2.dilate((first & fitted).astype(np.uint8), kernel).astype(bool)
+            paired.add(sym)
+            continue
         if len(pool) < cfg.min_pool:
             continue
         masks = np.stack([p[0] for p in pool])
@@ -1069,7 +1087,7 @@ def print_templates(cards: Sequence[tuple[CellInk, NDArray[np.str_]]],
         # corners the print leaves clear in two of its cells are clear in every cell (pen may
         # mark most cells of a class; one misread cell proves nothing)
         typical[sym] = (c, g, sorted(p[3] for p in pool)[1])
-    return PrintTemplates(out, typical)
+    return PrintTemplates(out, typical, frozenset(paired))
 
 
 def print_turn_lead(ink: CellInk, mine: NDArray[np.str_], theirs: NDArray[np.str_],
@@ -1112,8 +1130,8 @@ def print_turn_lead(ink: CellInk, mine: NDArray[np.str_], theirs: NDArray[np.str
         share: dict[str, float] = {}
         for sym in {a, b} - {"#"}:
             template = templates.get(sym)
-            if template is None or not template.any():
-                return None
+            if template is None or not template.any() or sym in getattr(templates, "paired", ()):
+                return None  # (a print learnt from two cells does not tell turns apart)
             hits = _flat_shifts(template, cfg.print_shift_px) @ ink.masks[rc].ravel().astype(np.float32)
             share[sym] = float(hits.max() / np.count_nonzero(template))
         like_a = share[a] if a != "#" else 1.0 - share[b]
@@ -1214,12 +1232,12 @@ def _residual_offset(mask: NDArray[np.bool_], prints: NDArray[np.float32]) -> tu
 
 
 def _pooled(state: int, score: float, conf: float, residual: float,
-            cfg: MarksConfig) -> tuple[int, float, float]:
-    """Second stage for a symbol cell: ink beyond the pooled print marks it. The lack of such
-    ink settles nothing (a dot on the print, or a gesture repeated in most cells of the class,
-    leaves none), so the first stage's verdict stands then."""
-    if residual >= cfg.pooled_hi:
-        s = max(score, residual / cfg.pooled_hi)
+            hi: float) -> tuple[int, float, float]:
+    """Second stage for a symbol cell: ink beyond the pooled print, from ``hi`` of the cell's mask,
+    marks it. The lack of such ink settles nothing (a dot on the print, or a gesture repeated in
+    most cells of the class, leaves none), so the first stage's verdict stands then."""
+    if residual >= hi:
+        s = max(score, residual / hi)
         return 1, s, float(min(1.0, 0.5 + 0.5 * (s - 1.0)))
     return state, score, conf
 
@@ -1272,6 +1290,9 @@ def read_marks(face: NDArray[np.uint8], grid: Grid, printed: NDArray[np.str_],
         least_corners = float(ink.corners[where].min())
         template = templates.get(sym) if templates is not None and sym != "#" else None
         prints = _flat_shifts(template, cfg.print_shift_px) if template is not None else None
+        # a print learnt from two cells is what both show, less sure than a pool's share
+        pooled_hi = (cfg.pair_pooled_hi if isinstance(templates, PrintTemplates) and sym in templates.paired
+                     else cfg.pooled_hi)
         own_corners = float(ink.corner_ink[where].min()) if many and ink.corner_ink is not None else None
         if sym == "#":
             corner_base = 0.0
@@ -1341,7 +1362,7 @@ def read_marks(face: NDArray[np.uint8], grid: Grid, printed: NDArray[np.str_],
                     # ink beyond the print along one side of the cell is a neighbour's stroke
                     # reaching in (joined over several cells, no tracing gives it to one), not a
                     # mark drawn on this cell's symbol
-                    st, sc, cf = _pooled(st, sc, cf, share, cfg)
+                    st, sc, cf = _pooled(st, sc, cf, share, pooled_hi)
             state[rc], score[rc], conf[rc] = st, sc, cf
     pen = _card_pen(state, ink, printed)
     _settle_dots(state, score, conf, ink, printed, cfg)

@@ -37,7 +37,9 @@ def test_template_is_the_shared_print_and_a_stroke_is_residual(rng: np.random.Ge
         cards.append((masks_ink(masks), printed))
     tpl = print_templates(cards)
     assert default_config().min_pool == 3
-    assert set(tpl) == {"X"}  # two C cells are too few to learn from; plain cells print nothing
+    # two C cells learn only a pair's print, plain cells print nothing
+    assert set(tpl) == {"X", "C"} and tpl.paired == {"C"}
+    assert set(tpl.typical) == {"X"}  # no typical residual is learnt from two cells
     cfg = default_config()
     marked = pooled_residual(cards[1][0], (0, 0), tpl["X"])
     clean = [pooled_residual(ink, (0, c), tpl["X"]) for k, (ink, _) in enumerate(cards) for c in (0, 1)
@@ -77,6 +79,25 @@ def test_second_stage_marks_a_symbol_cell_the_first_missed(rng: np.random.Genera
     assert with_print.ink[0, 2] >= 1.0
     first_only = read_marks(face, grid, printed, ink=ink)
     assert first_only.state.tolist() == [[0, 0, 0, 0]]
+
+
+def test_a_symbol_printed_in_two_cells_learns_the_ink_both_show(rng: np.random.Generator) -> None:
+    # one X cell on each of two cards, one of them ringed in the print's own hue: the print is the
+    # ink the two cells share, and the ring is beyond it
+    plain, ringed = jittered_x_mask(rng), _with_stroke(jittered_x_mask(rng))
+    cards = [(masks_ink([plain, np.zeros((S, S), bool)]), np.array([["X", "#"]])),
+             (masks_ink([ringed]), np.array([["X"]]))]
+    cfg = default_config()
+    tpl = print_templates(cards)
+    assert tpl.paired == {"X"}
+    assert pooled_residual(cards[1][0], (0, 0), tpl["X"]) >= cfg.pair_pooled_hi
+    assert pooled_residual(cards[0][0], (0, 0), tpl["X"]) < cfg.pair_pooled_hi / 2
+    grid = Grid(np.array([0.0, 40.0]), np.array([0.0, 40.0]), np.ones((1, 1)), np.full(3, 200.0))
+    face = np.zeros((40, 40, 3), np.uint8)
+    assert read_marks(face, grid, cards[1][1], templates=tpl, ink=cards[1][0]).state.tolist() == [[1]]
+    assert read_marks(face, grid, cards[1][1], ink=cards[1][0]).state.tolist() == [[0]]
+    # a symbol printed once in the photo learns nothing
+    assert "X" not in print_templates(cards[1:])
 
 
 def _with_wedge(mask: np.ndarray) -> np.ndarray:
