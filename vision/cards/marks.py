@@ -1012,7 +1012,7 @@ class PrintTemplates(dict[str, NDArray[np.bool_]]):
                  paired: frozenset[str] = frozenset()) -> None:
         super().__init__(masks)
         self.typical: dict[str, tuple[float, float, float]] = dict(typical or {})
-        self.paired = paired
+        self.paired: frozenset[str] = paired
 
 
 def print_templates(cards: Sequence[tuple[CellInk, NDArray[np.str_]]],
@@ -1261,7 +1261,8 @@ def read_marks(face: NDArray[np.uint8], grid: Grid, printed: NDArray[np.str_],
         The ink of the clean reference face (same printed frame).
     templates : mapping, optional
         Symbol -> print mask from :func:`print_templates` (pooled over the photo's cards): ink
-        outside the print settles a symbol cell as marked (from ``pooled_hi``). Its ``typical``
+        outside the print settles a symbol cell as marked (from ``pooled_hi``, or from
+        ``pair_pooled_hi`` for a print learnt from two cells, listed in its ``paired``). Its ``typical``
         residual ink of each learnt symbol replaces the per-card baseline of the first stage.
     ink : CellInk, optional
         This face's ink when already measured with :func:`cell_ink`.
