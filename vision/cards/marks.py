@@ -1130,8 +1130,8 @@ def print_turn_lead(ink: CellInk, mine: NDArray[np.str_], theirs: NDArray[np.str
         share: dict[str, float] = {}
         for sym in {a, b} - {"#"}:
             template = templates.get(sym)
-            if template is None or not template.any() or sym in getattr(templates, "paired", ()):
-                return None  # (a print learnt from two cells does not tell turns apart)
+            if template is None or not template.any():
+                return None
             hits = _flat_shifts(template, cfg.print_shift_px) @ ink.masks[rc].ravel().astype(np.float32)
             share[sym] = float(hits.max() / np.count_nonzero(template))
         like_a = share[a] if a != "#" else 1.0 - share[b]
