@@ -13,6 +13,7 @@ from vision.cards.marks import (
     default_config,
     pooled_residual,
     print_templates,
+    print_turn_lead,
     read_marks,
 )
 
@@ -98,6 +99,20 @@ def test_a_symbol_printed_in_two_cells_learns_the_ink_both_show(rng: np.random.G
     assert read_marks(face, grid, cards[1][1], ink=cards[1][0]).state.tolist() == [[0]]
     # a symbol printed once in the photo learns nothing
     assert "X" not in print_templates(cards[1:])
+
+
+def test_a_pair_print_tells_the_turns_of_a_grid_apart(rng: np.random.Generator) -> None:
+    # a card whose grid reads alike turned: where the turns print X and a plain cell, the X's
+    # shape in the ink says which turn is read, also when the print is learnt from two cells
+    ink = masks_ink([jittered_x_mask(rng), np.zeros((S, S), bool)])
+    other = masks_ink([jittered_x_mask(rng)])
+    tpl = print_templates([(ink, np.array([["X", "#"]])), (other, np.array([["X"]]))])
+    assert tpl.paired == {"X"}
+    mine, theirs = np.array([["X", "#"]]), np.array([["#", "X"]])
+    lead = print_turn_lead(ink, mine, theirs, tpl)
+    assert lead is not None and lead >= default_config().turn_print_lead
+    back = print_turn_lead(ink, theirs, mine, tpl)
+    assert back is not None and back <= -default_config().turn_print_lead
 
 
 def _with_wedge(mask: np.ndarray) -> np.ndarray:
