@@ -1056,6 +1056,8 @@ def print_templates(cards: Sequence[tuple[CellInk, NDArray[np.str_]]],
     paired: set[str] = set()
     for sym, pool in pools.items():
         if len(pool) == 2 and cfg.min_pool > 2:
+            # the second cell is brought onto the first itself, not onto a first estimate of the
+            # print as a pool's cells are: two cells' first estimate is their union, pen included
             first, second = pool[0][0], pool[1][0]
             shifts = _flat_shifts(second, cfg.print_shift_px)
             best = int(np.argmax(shifts @ first.ravel().astype(np.float32)))
