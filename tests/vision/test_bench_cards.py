@@ -228,6 +228,34 @@ def test_command_prints_json_and_rejects_bad_input() -> None:
     assert table.exit_code == 0 and "cell err" in table.output and "ms per image" in table.output
 
 
+def test_style_option_renders_every_card_in_that_style() -> None:
+    from vision.synth.scene import render_scene
+
+    scene = render_scene(np.random.default_rng(2), "easy", size=(320, 180), n_cards=3, style="stamped")
+    assert scene.cards and {c.style for c in scene.cards} == {"stamped"}
+    with pytest.raises(ValueError, match="unknown card style"):
+        render_scene(np.random.default_rng(2), "easy", size=(320, 180), style="baroque")
+    seen: list[bytes] = []
+
+    def reader(image: np.ndarray, profile: object) -> SceneReading:
+        seen.append(image.tobytes())
+        return SceneReading(image.shape[1], image.shape[0])
+
+    run_tier("easy", 1, seed=3, size=(320, 180), reader=reader)
+    run_tier("easy", 1, seed=3, size=(320, 180), reader=reader, style="stamped")
+    assert seen[0] != seen[1]
+    runner = CliRunner()
+    result = runner.invoke(main, ["bench", "silver-gold", "--n", "1", "--size", "320x180", "--tier", "easy",
+                                  "--style", "stamped", "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout[result.stdout.index("{"):])["settings"]["style"] == "stamped"
+    table = runner.invoke(main, ["bench", "silver-gold", "--n", "1", "--size", "320x180", "--tier", "easy",
+                                 "--style", "stamped"])
+    assert table.exit_code == 0 and "stamped faces (held out)" in table.output
+    refused = runner.invoke(main, ["bench", "silver-gold", "--style", "baroque"])
+    assert refused.exit_code == 2
+
+
 def test_cast_option_takes_the_same_forms_as_the_board_bench() -> None:
     runner = CliRunner()
     base = ["bench", "silver-gold", "--n", "1", "--size", "320x180", "--tier", "easy", "--json"]

@@ -318,6 +318,7 @@ def run_tier(
     profile_for: ProfileFactory | None = None,
     progress: Callable[[int], None] | None = None,
     reader: Reader | None = None,
+    style: str | None = None,
 ) -> list[TierResult]:
     """Render ``n`` seeded scenes of ``tier`` and measure the reader on them.
 
@@ -341,6 +342,10 @@ def run_tier(
         Called with 1 after each scene.
     reader : callable, optional
         ``reader(image, profile) -> SceneReading``; :func:`vision.analyze.analyze` by default.
+    style : str, optional
+        The face style of every card (one of :data:`vision.synth.cards.ALL_STYLES`; the held-out
+        ``stamped`` is art no reader threshold was set on); each scene draws its own among
+        :data:`vision.synth.cards.STYLES` when ``None``.
 
     Returns
     -------
@@ -361,7 +366,7 @@ def run_tier(
     with single_thread():
         for i in range(n):
             rng = bench_rng(seed, t_index, i)
-            scene = render_scene(rng, tier, size=size, cast=cast)
+            scene = render_scene(rng, tier, size=size, cast=cast, style=style)
             for v in variants:
                 prof: ProfileLike | None = None
                 if v == "saved":

@@ -4,7 +4,9 @@ A face shows what every real Silver & Gold map card shares: a colour frame in th
 an island under a grid of outlined square cells (water positions have no cell), printed X, coin
 and palm symbols, the points numeral top-left and, on some cards, a badge top-right. Two clearly
 different styles (``classic`` and ``modern``) vary the grid position and size, fonts, icon
-designs and colour shades, and every face jitters within its style.
+designs and colour shades, and every face jitters within its style. A third style, ``stamped``
+(:data:`HELD_OUT_STYLES`), is drawn only when asked for: no scene draws it at random, so no reader
+threshold was set on it, and the benchmark reads it as art the readers have never seen.
 
 The printed grid is the catalog grid turned ``grid_rotation`` quarter turns clockwise
 (``numpy.rot90(grid, -grid_rotation)``), because the orientation of the transcribed grids on the
@@ -27,6 +29,8 @@ from vision.cards.catalog import builtin_catalog
 from vision.config import load_config
 
 __all__ = [
+    "ALL_STYLES",
+    "HELD_OUT_STYLES",
     "STYLES",
     "CardFace",
     "FaceStyle",
@@ -37,6 +41,10 @@ __all__ = [
 ]
 
 STYLES: tuple[str, ...] = ("classic", "modern")
+"""The face styles scenes draw from at random."""
+HELD_OUT_STYLES: tuple[str, ...] = ("stamped",)
+"""Face styles drawn only when asked for (art the readers have never seen)."""
+ALL_STYLES: tuple[str, ...] = STYLES + HELD_OUT_STYLES
 Cell = tuple[int, int]
 
 _FONTS: Mapping[str, int] = {
@@ -83,6 +91,7 @@ class FaceGeometry:
 class Palette:
     classic: Mapping[str, Sequence[int]]
     modern: Mapping[str, Sequence[int]]
+    stamped: Mapping[str, Sequence[int]]
     jitter: float
 
 
@@ -99,6 +108,7 @@ class FaceStyle:
     outline_bgr: tuple[int, int, int]
     cell_bgr: tuple[int, int, int]
     background_bgr: tuple[int, int, int]
+    background_tint: float
     island_bgr: tuple[int, int, int]
     shore_bgr: tuple[int, int, int]
     lagoon_bgr: tuple[int, int, int]
@@ -122,16 +132,18 @@ def palette() -> Palette:
 
 @cache
 def face_style(name: str) -> FaceStyle:
-    """The :class:`FaceStyle` called ``name`` (one of :data:`STYLES`)."""
-    if name not in STYLES:
-        raise ValueError(f"unknown card style {name!r}; expected one of {', '.join(STYLES)}")
+    """The :class:`FaceStyle` called ``name`` (one of :data:`ALL_STYLES`)."""
+    if name not in ALL_STYLES:
+        raise ValueError(f"unknown card style {name!r}; expected one of {', '.join(ALL_STYLES)}")
     return load_config("synth", FaceStyle, section=f"face_{name}")
 
 
 def card_colour_bgr(colour: str, style: str, rng: np.random.Generator | None = None) -> tuple[int, int, int]:
     """The BGR colour of a card colour in a style, with a random shade when ``rng`` is given."""
     pal = palette()
-    base = np.asarray((pal.classic if style == "classic" else pal.modern)[colour], np.float64)
+    if style not in ALL_STYLES:
+        raise ValueError(f"unknown card style {style!r}; expected one of {', '.join(ALL_STYLES)}")
+    base = np.asarray(getattr(pal, style)[colour], np.float64)
     if rng is not None:
         base = base + rng.uniform(-pal.jitter, pal.jitter, 3)
     b, g, r = np.clip(base, 0, 255)
@@ -275,7 +287,61 @@ def _draw_palm(img: NDArray[np.uint8], box: tuple[float, float, float, float], s
                 (90, 170, 200), -1, cv2.LINE_AA, _SHIFT)
 
 
+def _bar(a: tuple[float, float], b: tuple[float, float], half: float) -> NDArray[np.int32]:
+    """The corners of a bar from ``a`` to ``b``, ``2 half`` wide with square ends, fixed point."""
+    d = np.subtract(b, a, dtype=np.float64)
+    d /= max(float(np.hypot(*d)), 1e-9)
+    n = np.array([-d[1], d[0]]) * half
+    pts = [np.add(a, n), np.add(b, n), np.subtract(b, n), np.subtract(a, n)]
+    return np.array([_pt(float(x), float(y)) for x, y in pts], np.int32)
+
+
+def _stamp_x(img: NDArray[np.uint8], box: tuple[float, float, float, float], style: str,
+             rng: np.random.Generator, px: float) -> None:
+    """A stamped X: two square-ended bars of brick red, a light hairline down each."""
+    x0, y0, x1, y1 = box
+    s = x1 - x0
+    m = s * 0.22
+    red = jitter_bgr(rng, (50, 45, 150), 15)
+    ends = (((x0 + m, y0 + m), (x1 - m, y1 - m)), ((x1 - m, y0 + m), (x0 + m, y1 - m)))
+    for a, b in ends:
+        cv2.fillPoly(img, [_bar(a, b, s * 0.08)], red, cv2.LINE_AA, _SHIFT)
+    for a, b in ends:
+        cv2.line(img, _pt(*a), _pt(*b), (150, 170, 215), 1, cv2.LINE_AA, _SHIFT)
+
+
+def _stamp_coin(img: NDArray[np.uint8], box: tuple[float, float, float, float], style: str,
+                rng: np.random.Generator, px: float) -> None:
+    """A stamped coin: a gold ring round a gold dot, the fill showing between them."""
+    x0, y0, x1, y1 = box
+    s = x1 - x0
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    gold = jitter_bgr(rng, (30, 160, 215), 12)
+    r = s * 0.3
+    cv2.circle(img, _pt(cx, cy), round(r * _ONE), gold, max(2, round(s * 0.1)), cv2.LINE_AA, _SHIFT)
+    cv2.circle(img, _pt(cx, cy), round(r * 0.32 * _ONE), gold, -1, cv2.LINE_AA, _SHIFT)
+
+
+def _stamp_palm(img: NDArray[np.uint8], box: tuple[float, float, float, float], style: str,
+                rng: np.random.Generator, px: float) -> None:
+    """A stamped palm: a bent trunk and four arched fronds drawn as thick strokes, no sand."""
+    x0, y0, x1, y1 = box
+    s = x1 - x0
+    cx = (x0 + x1) / 2
+    leaf = jitter_bgr(rng, (60, 125, 35), 15)
+    trunk = np.array([_pt(cx - s * 0.1, y1 - s * 0.15), _pt(cx - s * 0.02, y0 + s * 0.55),
+                      _pt(cx + s * 0.04, y0 + s * 0.33)], np.int32)
+    cv2.polylines(img, [trunk], False, (35, 60, 90), max(2, round(s * 0.07)), cv2.LINE_AA, _SHIFT)
+    top = (cx + s * 0.04, y0 + s * 0.33)
+    axes = (round(s * 0.2 * _ONE), round(s * 0.12 * _ONE))
+    for ang, a0, a1 in ((0, 180, 300), (0, 240, 360), (180, 0, 120), (180, 60, 180)):
+        centre = (top[0] + (s * 0.18 if ang == 0 else -s * 0.18), top[1] + s * 0.1)
+        cv2.ellipse(img, _pt(*centre), axes, ang, a0, a1, leaf, max(2, round(s * 0.06)), cv2.LINE_AA,
+                    _SHIFT)
+
+
 _ICONS = {"X": _draw_x, "C": _draw_coin, "P": _draw_palm}
+_STAMPED_ICONS = {"X": _stamp_x, "C": _stamp_coin, "P": _stamp_palm}
 
 
 def _draw_badge(img: NDArray[np.uint8], centre: tuple[float, float], size: float, badge: tuple[str, int],
@@ -287,6 +353,11 @@ def _draw_badge(img: NDArray[np.uint8], centre: tuple[float, float], size: float
         cv2.circle(img, _pt(cx, cy), round(size * _ONE), colour, -1, cv2.LINE_AA, _SHIFT)
         ring = max(2, round(size * 0.12))
         cv2.circle(img, _pt(cx, cy), round(size * _ONE), edge, ring, cv2.LINE_AA, _SHIFT)
+    elif style.badge_shape == "diamond":
+        pts = np.array([_pt(cx, cy - size * 1.1), _pt(cx + size * 1.1, cy), _pt(cx, cy + size * 1.1),
+                        _pt(cx - size * 1.1, cy)], np.int32)
+        cv2.fillPoly(img, [pts], colour, cv2.LINE_AA, _SHIFT)
+        cv2.polylines(img, [pts], True, (245, 245, 245), max(2, round(size * 0.1)), cv2.LINE_AA, _SHIFT)
     else:
         pts = np.array([_pt(cx - size, cy - size * 0.9), _pt(cx + size, cy - size * 0.9),
                         _pt(cx + size, cy + size * 0.2), _pt(cx, cy + size * 1.1),
@@ -319,7 +390,8 @@ def render_card_face(
     rng : numpy.random.Generator
         Draws the shades, the island, the exact layout within the style and, when not given,
         the style and the grid rotation.
-    style : {"classic", "modern"}, optional
+    style : {"classic", "modern", "stamped"}, optional
+        Random among :data:`STYLES` when ``None``.
     grid_rotation : int, optional
         Quarter turns clockwise from the catalog grid to the printed grid.
 
@@ -342,8 +414,20 @@ def render_card_face(
     frame = _u(rng, st.frame_mm) * px
     inner = (frame, frame, w - frame, h - frame)
     background = jitter_bgr(rng, st.background_bgr, 10)
+    if st.background_tint > 0:
+        tint = st.background_tint
+        mixed = (1 - tint) * np.asarray(background) + tint * np.asarray(frame_colour)
+        background = (round(mixed[0]), round(mixed[1]), round(mixed[2]))
     cv2.rectangle(img, _pt(inner[0], inner[1]), _pt(inner[2], inner[3]), background, -1, cv2.LINE_AA, _SHIFT)
-    if style_name == "classic":
+    if style_name == "stamped":
+        # engraved hatching across the whole face, a little darker than the ground
+        step = _u(rng, (1.3, 1.8)) * px
+        ink = tuple(int(v * 0.88) for v in background)
+        y = inner[1] + step / 2
+        while y < inner[3]:
+            cv2.line(img, _pt(inner[0], y), _pt(inner[2], y), ink, 1, cv2.LINE_AA, _SHIFT)
+            y += step
+    elif style_name == "classic":
         # a few wave strokes in the sea
         for _ in range(int(rng.integers(4, 9))):
             x = rng.uniform(inner[0] + px * 3, inner[2] - px * 8)
@@ -402,7 +486,8 @@ def render_card_face(
         for c in range(gc):
             sym = str(grid[r, c])
             if sym in _ICONS:
-                _ICONS[sym](img, printed[inv(r, c)], icon_style, rng, px)
+                draw = (_STAMPED_ICONS if icon_style == "stamped" else _ICONS)[sym]
+                draw(img, printed[inv(r, c)], icon_style, rng, px)
 
     # the frame, painted last so that nothing spills over it
     f = round(frame)
@@ -414,6 +499,10 @@ def render_card_face(
         d = px * 0.8
         cv2.rectangle(img, _pt(inner[0] - d, inner[1] - d), _pt(inner[2] + d, inner[3] + d),
                       (220, 230, 235), max(1, round(px * 0.25)), cv2.LINE_AA, _SHIFT)
+    elif style_name == "stamped":
+        # a dark rule along the frame's inside
+        cv2.rectangle(img, _pt(*inner[:2]), _pt(*inner[2:]), (40, 35, 35), max(1, round(px * 0.35)),
+                      cv2.LINE_AA, _SHIFT)
 
     # the points numeral top-left, the badge top-right
     num_h = _u(rng, st.numeral_height_mm) * px

@@ -26,6 +26,7 @@ def _pt(x: float, y: float) -> tuple[int, int]:
 _LOOKS: Mapping[str, tuple[tuple[int, int, int], ...]] = {
     "classic": ((70, 50, 35), (40, 110, 170), (150, 200, 225), (30, 40, 60)),
     "modern": ((225, 235, 240), (60, 60, 60), (40, 140, 230), (40, 60, 90)),
+    "stamped": ((185, 200, 210), (70, 60, 110), (60, 95, 150), (40, 35, 35)),
 }
 
 
@@ -63,8 +64,8 @@ def render_expedition_face(
     ----------
     card : ExpeditionCard
     rng : numpy.random.Generator
-    style : {"classic", "modern"}, optional
-        Random when ``None``.
+    style : {"classic", "modern", "stamped"}, optional
+        Random among :data:`vision.synth.cards.STYLES` when ``None``.
 
     Returns
     -------

@@ -31,7 +31,7 @@ from vision.synth.camera import (
     sample_conditions,
     strong_cast,
 )
-from vision.synth.cards import STYLES, face_geometry, map_card, map_cards, render_card_face
+from vision.synth.cards import ALL_STYLES, STYLES, face_geometry, map_card, map_cards, render_card_face
 from vision.synth.expedition import expedition_card, expedition_cards, render_expedition_face
 from vision.synth.marks import MARK_KINDS, draw_mark, sample_mark_style
 
@@ -397,8 +397,9 @@ def render_scene(
     size : (width, height)
     n_cards : int, optional
         How many map cards to try to place (1-12 when ``None``); fewer fit on a crowded table.
-    style : {"classic", "modern"}, optional
-        The face style of every card; random per scene when ``None``.
+    style : {"classic", "modern", "stamped"}, optional
+        The face style of every card; random per scene among :data:`vision.synth.cards.STYLES`
+        when ``None`` (``stamped`` is drawn only when asked for).
     expedition : bool, optional
         Whether to add a face-up expedition card; random when ``None``.
     cast : bool or (b, g, r) gains
@@ -417,8 +418,8 @@ def render_scene(
         cond = replace(cond, cast=cast)
     elif cast:
         cond = replace(cond, cast=strong_cast(rng))
-    if style is not None and style not in STYLES:
-        raise ValueError(f"unknown card style {style!r}; expected one of {', '.join(STYLES)}")
+    if style is not None and style not in ALL_STYLES:
+        raise ValueError(f"unknown card style {style!r}; expected one of {', '.join(ALL_STYLES)}")
     scene_style = style if style is not None else STYLES[int(rng.integers(len(STYLES)))]
     n = int(n_cards) if n_cards is not None else int(rng.integers(1, cfg.max_cards + 1))
     with_exp = bool(rng.random() < cfg.expedition_prob) if expedition is None else expedition

@@ -45,10 +45,15 @@ def _light_words(light: bool | tuple[float, float, float]) -> str:
               help="Also read every scene through a table profile and print both rows. 'auto' calibrates "
                    "a profile from the calibration sheet photographed under each scene's own light "
                    "(implies --cast strong).")
+@click.option("--style", type=click.Choice(["mixed", "classic", "modern", "stamped"]), default="mixed",
+              show_default=True,
+              help="Face style of the cards: mixed (each scene one of classic and modern, the styles the "
+                   "readers were developed on), one of those, or stamped: held-out art no reader "
+                   "threshold was set on.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of tables.")
 @friendly_errors
 def bench_cards(n: int, size: str, seed: int, tier: str, cast: str | None, profile_arg: str | None,
-                as_json: bool) -> None:
+                style: str, as_json: bool) -> None:
     """Card recall and precision, id accuracy, per-cell error, whole-card exact rate and ms per
     image per stage (median, p95; one OpenCV thread), per tier, on seeded generated scenes."""
     from vision.bench.cards import format_results, run_tier
@@ -76,15 +81,18 @@ def bench_cards(n: int, size: str, seed: int, tier: str, cast: str | None, profi
     with click.progressbar(length=n * len(tiers), label="scenes", file=sys.stderr) as bar:
         for t in tiers:
             results.extend(run_tier(t, n, seed=seed, size=wh, cast=light, profile=profile,
-                                    profile_for=profile_for, progress=bar.update))
+                                    profile_for=profile_for, progress=bar.update,
+                                    style=None if style == "mixed" else style))
     cast_json: Any = list(light) if isinstance(light, tuple) else light
     if as_json:
         echo_json({
             "settings": {"n": n, "size": list(wh), "seed": seed, "tiers": list(tiers), "cast": cast_json,
-                         "profile": profile_arg},
+                         "profile": profile_arg, "style": style},
             "results": [r.to_json() for r in results],
         })
     else:
+        held = " (held out)" if style == "stamped" else ""
+        styles = "" if style == "mixed" else f", {style} faces{held}"
         click.echo(f"Silver & Gold map cards: {n} scenes per tier, {wh[0]}x{wh[1]}, seed {seed}"
-                   + _light_words(light))
+                   + styles + _light_words(light))
         click.echo(format_results(results))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.synth.cards import STYLES, map_card, map_cards, render_card_face
+from vision.synth.cards import ALL_STYLES, HELD_OUT_STYLES, STYLES, map_card, map_cards, render_card_face
 from vision.synth.expedition import expedition_card, expedition_cards, render_expedition_face
 from vision.synth.marks import MARK_KINDS, draw_mark, mark_reach, sample_mark_style
 
@@ -20,7 +20,7 @@ def test_catalog_has_the_47_map_cards_and_8_expedition_cards() -> None:
         map_card("t99")
 
 
-@pytest.mark.parametrize("style", STYLES)
+@pytest.mark.parametrize("style", ALL_STYLES)
 def test_face_has_card_aspect_rounded_corners_and_every_cell(style: str, rng: np.random.Generator) -> None:
     card = map_card("t4")
     face = render_card_face(card, rng, style=style, grid_rotation=1)
@@ -66,6 +66,23 @@ def test_styles_differ_clearly() -> None:
     assert abs(cell_a - cell_b) > 0.5 * 8  # grid size differs by more than half a millimetre
     diff = np.abs(a.image[:, :, :3].astype(int) - b.image[:, :, :3].astype(int)).mean()
     assert diff > 30
+
+
+def test_the_held_out_style_differs_from_both_and_is_never_drawn_at_random() -> None:
+    card = map_card("t20")
+    held = render_card_face(card, np.random.default_rng(3), style="stamped", grid_rotation=0)
+    cell = held.cells[card.cells[0]][2] - held.cells[card.cells[0]][0]
+    for s in STYLES:
+        other = render_card_face(card, np.random.default_rng(3), style=s, grid_rotation=0)
+        other_cell = other.cells[card.cells[0]][2] - other.cells[card.cells[0]][0]
+        assert abs(cell - other_cell) > 0.5 * 6  # px_per_mm 6: grids differ by over half a millimetre
+        diff = np.abs(held.image[:, :, :3].astype(int) - other.image[:, :, :3].astype(int)).mean()
+        assert diff > 30
+    assert set(HELD_OUT_STYLES).isdisjoint(STYLES)
+    drawn = {render_card_face(card, np.random.default_rng(k), grid_rotation=0).style for k in range(40)}
+    assert drawn == set(STYLES)
+    with pytest.raises(ValueError, match="unknown card style"):
+        render_card_face(card, np.random.default_rng(3), style="baroque")
 
 
 def test_faces_vary_within_a_style() -> None:
@@ -125,7 +142,7 @@ def test_unknown_mark_kind_is_an_error(rng: np.random.Generator) -> None:
         sample_mark_style(rng, 8.0, kind="smiley")
 
 
-@pytest.mark.parametrize("style", STYLES)
+@pytest.mark.parametrize("style", ALL_STYLES)
 def test_expedition_face_shows_its_squares(style: str, rng: np.random.Generator) -> None:
     face = render_expedition_face(expedition_card("e6"), rng, style=style)
     assert face.shape[2] == 4 and face.dtype == np.uint8
