@@ -709,13 +709,17 @@ def _outline_cleared(ink_map: NDArray[np.bool_], cells: list[_Cell],
     pen stroke crossing the side covers a little of it, a ring drawn in the cell curves away
     from it), its blurred edge as deep as ``outline_edge`` of it is.
 
-    The outline's width is the same across every line: it is the narrowest sum of the cores
-    on the two sides of a line between two cells (pen only adds ink; a lattice line found a
-    little off the outline's centre moves ink from one side to the other, never changes the sum),
-    plus ``outline_slack_px`` for the blurred edges. Each segment is cleared to its edge's reach,
-    at most the width less the core on the other side of its line (at least half the width: pen
-    on both sides), or, with no cell on the other side, at most the least core along its side of
-    the line plus the slack. What a pen ring drawn against the outline adds past that stays ink.
+    The outline's width is about the same across every line: it is the narrowest sum of the
+    cores on the two sides of a line between two cells (pen only adds ink; a lattice line found
+    a little off the outline's centre moves ink from one side to the other, never changes the
+    sum), plus ``outline_slack_px`` for the blurred edges. Each segment is cleared to its edge's
+    reach, at most the width less the core on the other side of its line (at least half the
+    width: pen on both sides), or, with no cell on the other side, at most the least core along
+    its side of the line plus the slack. A segment whose own core reaches no deeper than half the
+    width plus the slack is cleared to its core whatever the other side holds: blur and a view
+    foreshortened across the face widen some lines more than the narrowest, and a line's other
+    side may hold more than the narrowest line's share of it. What a pen ring drawn against the
+    outline adds past that stays ink.
     Only plain cells are cleared: a symbol cell's ink is judged beyond its print as the photo's
     cells of its class show it, outline and all.
     """
@@ -745,7 +749,9 @@ def _outline_cleared(ink_map: NDArray[np.bool_], cells: list[_Cell],
         """How deep the outline reaches into the segment ``key``."""
         other = (key[0], key[1], key[2], 1 - key[3])
         if other in reach:
-            return min(reach[key][1], max(width - reach[other][0], width // 2))
+            own = reach[key][0]
+            return min(reach[key][1], max(width - reach[other][0], width // 2,
+                                          own if own <= width // 2 + cfg.outline_slack_px else 0))
         return min(reach[key][1], least[(key[0], key[1], key[3])] + cfg.outline_slack_px, width)
 
     out = ink_map.copy()

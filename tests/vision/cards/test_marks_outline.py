@@ -84,3 +84,40 @@ def test_rings_in_every_cell_are_not_taken_for_the_outline(rng: np.random.Genera
     face = np.min(faces, axis=0).astype(np.uint8)
     assert face.shape[:2] == (size, size)
     assert (read_marks(face, grid, PRINTED).state == 1).all()
+
+
+def _uneven_face(rng: np.random.Generator, widths: list[int], blur: float, shift: int,
+                 ring: tuple[int, int] | None = None) -> tuple[NDArray[np.uint8], Grid]:
+    """A 3 x 3 lattice whose lines (the same four across and down) are ``widths`` px thick, as a
+    view foreshortened across the face and blurred unevenly draws them; the grid's lines lie
+    ``shift`` px off the drawn ones; optionally a blue pen ring in cell ``ring``."""
+    size = 2 * MARGIN + 3 * CELL
+    img = np.empty((size, size, 3), np.uint8)
+    img[:] = FILL
+    lines = [MARGIN + k * CELL for k in range(4)]
+    for p, t in zip(lines, widths, strict=True):
+        cv2.line(img, (p, MARGIN), (p, MARGIN + 3 * CELL), (40, 50, 60), t)
+        cv2.line(img, (MARGIN, p), (MARGIN + 3 * CELL, p), (40, 50, 60), t)
+    if ring is not None:
+        r, c = ring
+        cx, cy = MARGIN + c * CELL + CELL // 2, MARGIN + r * CELL + CELL // 2
+        cv2.circle(img, (cx, cy), CELL // 2 - max(widths) // 2 - 4, (150, 60, 20), 3, cv2.LINE_AA)
+    img = cv2.GaussianBlur(img, (0, 0), blur)
+    img = np.clip(img + rng.normal(0.0, 2.0, img.shape), 0, 255).astype(np.uint8)
+    at = np.array(lines, float) + shift
+    return img, Grid(at, at, np.ones((3, 3)), np.array(FILL, float))
+
+
+@pytest.mark.parametrize("seed", [0, 4, 5, 6])
+def test_lines_wider_than_the_narrowest_are_no_pen(seed: int) -> None:
+    # one inner line drawn thinner than the others sets the narrowest width; the grid lies a
+    # pixel off, so a wider line's ink leans into the cell after it past that width's share
+    # (each seed's noise made a cell read as pen while only the width less the other side's
+    # share of the line was cleared)
+    rng = np.random.default_rng(seed)
+    face, grid = _uneven_face(rng, widths=[9, 5, 9, 9], blur=2.0, shift=1)
+    assert (read_marks(face, grid, PRINTED).state == 0).all()
+    # a pen ring in a cell of those lines still reads as a mark
+    face, grid = _uneven_face(rng, widths=[9, 5, 9, 9], blur=2.0, shift=1, ring=(2, 2))
+    state = read_marks(face, grid, PRINTED).state
+    assert state[2, 2] == 1 and (np.delete(state.ravel(), 8) == 0).all()
