@@ -296,6 +296,11 @@ def _bar(a: tuple[float, float], b: tuple[float, float], half: float) -> NDArray
     return np.array([_pt(float(x), float(y)) for x, y in pts], np.int32)
 
 
+def _centre_and_side(box: tuple[float, float, float, float]) -> tuple[float, float, float]:
+    """A cell's centre ``(x, y)`` and side, from its square ``(x0, y0, x1, y1)``."""
+    return (box[0] + box[2]) / 2, (box[1] + box[3]) / 2, box[2] - box[0]
+
+
 def _stamp_x(img: NDArray[np.uint8], box: tuple[float, float, float, float], style: str,
              rng: np.random.Generator, px: float) -> None:
     """A stamped X: two square-ended bars of brick red, a light hairline down each."""
@@ -313,9 +318,7 @@ def _stamp_x(img: NDArray[np.uint8], box: tuple[float, float, float, float], sty
 def _stamp_coin(img: NDArray[np.uint8], box: tuple[float, float, float, float], style: str,
                 rng: np.random.Generator, px: float) -> None:
     """A stamped coin: a gold ring round a gold dot, the fill showing between them."""
-    x0, y0, x1, y1 = box
-    s = x1 - x0
-    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    cx, cy, s = _centre_and_side(box)
     gold = jitter_bgr(rng, (30, 160, 215), 12)
     r = s * 0.3
     cv2.circle(img, _pt(cx, cy), round(r * _ONE), gold, max(2, round(s * 0.1)), cv2.LINE_AA, _SHIFT)
@@ -325,9 +328,8 @@ def _stamp_coin(img: NDArray[np.uint8], box: tuple[float, float, float, float], 
 def _stamp_palm(img: NDArray[np.uint8], box: tuple[float, float, float, float], style: str,
                 rng: np.random.Generator, px: float) -> None:
     """A stamped palm: a bent trunk and four arched fronds drawn as thick strokes, no sand."""
-    x0, y0, x1, y1 = box
-    s = x1 - x0
-    cx = (x0 + x1) / 2
+    cx, _, s = _centre_and_side(box)
+    y0, y1 = box[1], box[3]
     leaf = jitter_bgr(rng, (60, 125, 35), 15)
     trunk = np.array([_pt(cx - s * 0.1, y1 - s * 0.15), _pt(cx - s * 0.02, y0 + s * 0.55),
                       _pt(cx + s * 0.04, y0 + s * 0.33)], np.int32)
