@@ -69,7 +69,17 @@ def test_cli_json() -> None:
     assert data["rows"][0]["tier"] == "easy"
 
 
-@pytest.mark.parametrize("args", [["--size", "big"], ["--cast", "1,2"], ["--cast", "0,1,1"], ["--n", "0"]])
+def test_cli_style_reads_every_scene_on_that_board() -> None:
+    args = ["bench", "splendor-duel", "--n", "1", "--tier", "easy", "--size", "960x540", "--style", "slate"]
+    result = CliRunner().invoke(main, [*args, "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output[result.output.index("{"):])["board"] == "slate"
+    table = CliRunner().invoke(main, args)
+    assert table.exit_code == 0 and "board style of every scene: slate (held out)" in table.output
+
+
+@pytest.mark.parametrize("args", [["--size", "big"], ["--cast", "1,2"], ["--cast", "0,1,1"], ["--n", "0"],
+                                  ["--style", "marble"]])
 def test_cli_bad_options_exit_2(args: list[str]) -> None:
     result = CliRunner().invoke(main, ["bench", "splendor-duel", "--tier", "easy", *args])
     assert result.exit_code == 2

@@ -3,7 +3,9 @@
 The board face is drawn flat (:func:`render_board_face`) in one of several clearly different art
 styles, then laid on a table with other game objects and photographed through
 :mod:`vision.synth.camera` (:func:`render_board_scene`). Every random choice comes from the
-caller's :class:`numpy.random.Generator`.
+caller's :class:`numpy.random.Generator`. The ``slate`` style (:data:`HELD_OUT_STYLES`) is drawn only
+when asked for: no scene draws it at random, so the benchmark reads it as art the reader has never
+seen.
 
 Grids are 5 strings of 5 letters from ``WUGRKPY.``; row 0 is the top row of the board face.
 """
@@ -24,6 +26,10 @@ from vision.synth import camera
 KINDS = "WUGRKPY"
 LETTERS = KINDS + "."
 STYLES: tuple[str, ...] = ("night", "parchment", "wood")
+"""The board styles scenes draw from at random."""
+HELD_OUT_STYLES: tuple[str, ...] = ("slate",)
+"""Board styles drawn only when asked for: art no reader threshold was set on."""
+ALL_STYLES: tuple[str, ...] = STYLES + HELD_OUT_STYLES
 # The game's 25 tokens: 4 of each gem colour, 2 pearls, 3 gold.
 TOKEN_SUPPLY = "WWWWUUUUGGGGRRRRKKKKPPYYY"
 
@@ -114,7 +120,8 @@ def _check_layout(layout: Sequence[str]) -> tuple[str, ...]:
 
 
 def sample_style(rng: np.random.Generator, name: str | None = None) -> BoardStyle:
-    """A random board style; ``name`` picks one of :data:`STYLES`."""
+    """A random board style; ``name`` picks one of :data:`ALL_STYLES` (random among :data:`STYLES`
+    when ``None``)."""
     name = name or STYLES[int(rng.integers(len(STYLES)))]
     margin = float(rng.uniform(0.06, 0.17))
     token_frac = float(rng.uniform(0.36, 0.44))
@@ -129,8 +136,12 @@ def sample_style(rng: np.random.Generator, name: str | None = None) -> BoardStyl
     elif name == "wood":
         bg = _hsv(int(rng.integers(8, 20)), int(rng.integers(120, 190)), int(rng.integers(110, 170)))
         accent = _hsv(int(rng.integers(8, 20)), int(rng.integers(150, 220)), int(rng.integers(50, 90)))
+    elif name == "slate":
+        # held out: a grey-green slate with silver hexagons printed round the spots
+        bg = _hsv(int(rng.integers(70, 110)), int(rng.integers(15, 45)), int(rng.integers(70, 105)))
+        accent = _hsv(int(rng.integers(0, 180)), int(rng.integers(0, 25)), int(rng.integers(175, 215)))
     else:
-        raise ValueError(f"unknown board style {name!r}; expected one of {', '.join(STYLES)}")
+        raise ValueError(f"unknown board style {name!r}; expected one of {', '.join(ALL_STYLES)}")
     return BoardStyle(name, bg, accent, margin, token_frac, offset)
 
 
@@ -161,6 +172,13 @@ def _background(style: BoardStyle, size: int, rng: np.random.Generator) -> NDArr
         freq = rng.uniform(25, 45)
         grain = np.sin((yy * freq + 0.6 * np.sin(xx * rng.uniform(3, 7) + rng.uniform(0, 6))) * math.pi)
         img *= (1.0 + 0.09 * grain)[..., None]
+    elif style.name == "slate":
+        # cleavage streaks along the board and a fine grain
+        streak = cv2.resize(rng.normal(0, 1, (size // 6, 5)).astype(np.float32), (size, size),
+                            interpolation=cv2.INTER_CUBIC)
+        grain = cv2.GaussianBlur(rng.normal(0, 1, (size, size)).astype(np.float32), (0, 0), 1.0)
+        img *= (1.0 + 0.07 * streak / (np.abs(streak).max() + 1e-6)
+                + 0.04 * grain / (np.abs(grain).max() + 1e-6))[..., None]
     elif style.name == "parchment":
         blot = cv2.GaussianBlur(rng.normal(0, 1, (size // 16, size // 16)).astype(np.float32), (0, 0), 1.5)
         blot = cv2.resize(blot, (size, size), interpolation=cv2.INTER_CUBIC)
@@ -191,6 +209,11 @@ def _draw_frame(img: NDArray[np.uint8], style: BoardStyle, spots: NDArray[np.flo
         for i in range(6):
             cv2.line(img, (int(lo[0] + i * pitch), y0), (int(lo[0] + i * pitch), y1), line, 1, cv2.LINE_AA)
             cv2.line(img, (x0, int(lo[1] + i * pitch)), (x1, int(lo[1] + i * pitch)), line, 1, cv2.LINE_AA)
+    if style.name == "slate":
+        # a hexagon printed round each spot
+        for c in spots.reshape(-1, 2):
+            cv2.polylines(img, [_gem_polygon(c, pitch * 0.5, 6, math.pi / 6)], True, style.accent,
+                          max(1, t // 2), cv2.LINE_AA, 4)
     if style.name == "night":
         # the three privilege-scroll slots printed in the frame
         for k in range(3):
@@ -208,6 +231,11 @@ def _draw_empty(img: NDArray[np.uint8], c: NDArray[np.float64], r: float, style:
     elif style.name == "parchment":
         cv2.circle(img, centre, rr, _shade(style.background, 0.95), -1, cv2.LINE_AA, 4)
         cv2.circle(img, centre, rr, style.accent, max(1, int(r * 0.05)), cv2.LINE_AA, 4)
+    elif style.name == "slate":
+        # a recess lit from the top left: its lower right rim catches the light
+        cv2.circle(img, centre, rr, _shade(style.background, 0.7), -1, cv2.LINE_AA, 4)
+        cv2.ellipse(img, centre, (rr, rr), 0, 10, 120, _shade(style.accent, 0.9), max(2, int(r * 0.08)),
+                    cv2.LINE_AA, 4)
     else:
         cv2.circle(img, centre, rr, _shade(style.background, 0.78), -1, cv2.LINE_AA, 4)
         cv2.ellipse(img, centre, (rr, rr), 0, 200, 340, _shade(style.background, 0.55), max(2, int(r * 0.1)),

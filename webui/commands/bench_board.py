@@ -23,10 +23,14 @@ from webui.commands._common import BadInput, echo_json, friendly_errors, parse_c
 @click.option("--profile", "profile_arg", default=None,
               help="A profile NAME|PATH, or 'auto' to calibrate one under the scenes' light; adds a row "
                    "read with the profile next to the row without it.")
+@click.option("--style", type=click.Choice(["mixed", "night", "parchment", "wood", "slate"]), default="mixed",
+              show_default=True,
+              help="Board art: mixed (each scene one of night, parchment and wood, the styles the reader "
+                   "was developed on), one of those, or slate: held-out art no reader threshold was set on.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
 @friendly_errors
 def bench_board(n: int, size: str, seed: int, tier: str, cast: str | None, profile_arg: str | None,
-                as_json: bool) -> None:
+                style: str, as_json: bool) -> None:
     """Per-spot error with the W/P and Y/. confusions, whole-board exact reads and ms per image
     (median, p95; one core), per tier, on seeded generated board scenes."""
     import numpy as np
@@ -45,7 +49,8 @@ def bench_board(n: int, size: str, seed: int, tier: str, cast: str | None, profi
     if kind == "strong":
         gains = strong_cast(np.random.default_rng([seed, 99]))
     profiles: list[tuple[str, Any]] = [("none", None)]
-    board = None
+    named = None if style == "mixed" else style
+    board: Any = named
     if profile_arg is not None:
         from calibration.profile import resolve_profile
 
@@ -54,7 +59,7 @@ def bench_board(n: int, size: str, seed: int, tier: str, cast: str | None, profi
             from vision.synth.board import sample_style
 
             # a table has one board: the tokens are enrolled on the board every scene shows
-            board = sample_style(np.random.default_rng([seed, 97]))
+            board = sample_style(np.random.default_rng([seed, 97]), named)
             rng = np.random.default_rng([seed, 98])
             cond = scene_conditions(rng, "typical", wh, gains)
             profile = profile_for_conditions(cond, rng, board_style=board)
@@ -73,13 +78,16 @@ def bench_board(n: int, size: str, seed: int, tier: str, cast: str | None, profi
 
             rows.extend(run_tier(t, n, seed, wh, gains, profiles, step, style=board))
     if as_json:
-        board_json = None if board is None else board.name
+        board_json = None if board is None else board if isinstance(board, str) else board.name
         cast_json = None if gains is None else [round(g, 3) for g in gains]
         echo_json({"size": list(wh), "seed": seed, "cast": cast_json, "board": board_json,
                    "rows": [r.to_json() for r in rows]})
     else:
         if gains is not None:
             click.echo(f"light cast (B,G,R gains): {', '.join(f'{g:.2f}' for g in gains)}")
-        if board is not None:
+        if isinstance(board, str):
+            held = " (held out)" if board == "slate" else ""
+            click.echo(f"board style of every scene: {board}{held}")
+        elif board is not None:
             click.echo(f"board (one for every scene and the enrolment): {board.name}")
         click.echo(format_rows(rows))

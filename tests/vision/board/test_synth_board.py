@@ -6,6 +6,8 @@ import numpy as np
 import pytest
 
 from vision.synth.board import (
+    ALL_STYLES,
+    HELD_OUT_STYLES,
     STYLES,
     TOKEN_SUPPLY,
     random_layout,
@@ -27,10 +29,20 @@ def test_face_has_shape_and_spots(rng: np.random.Generator) -> None:
 
 def test_styles_look_clearly_different(rng: np.random.Generator) -> None:
     empty = (".....",) * 5
-    means = [render_board_face(empty, s, rng).image.reshape(-1, 3).mean(axis=0) for s in STYLES]
+    means = [render_board_face(empty, s, rng).image.reshape(-1, 3).mean(axis=0) for s in ALL_STYLES]
     for i in range(len(means)):
         for j in range(i + 1, len(means)):
             assert np.abs(means[i] - means[j]).max() > 25
+
+
+def test_the_held_out_board_is_drawn_only_when_asked_for(rng: np.random.Generator) -> None:
+    assert set(HELD_OUT_STYLES).isdisjoint(STYLES)
+    drawn = {render_board_face(LAYOUT, None, np.random.default_rng(k)).style.name for k in range(30)}
+    assert drawn == set(STYLES)
+    scene = render_board_scene(rng, "easy", SIZE, style="slate")
+    assert scene.style == "slate"
+    with pytest.raises(ValueError, match="unknown board style"):
+        render_board_face(LAYOUT, "marble", rng)
 
 
 @pytest.mark.parametrize("bad", [("WUGRK",) * 4, ("WUGRKX",) + ("WUGRK",) * 4, ("WUGRZ",) * 5])
