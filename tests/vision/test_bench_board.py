@@ -78,6 +78,14 @@ def test_cli_style_reads_every_scene_on_that_board() -> None:
     assert table.exit_code == 0 and "board style of every scene: slate (held out)" in table.output
 
 
+def test_cli_style_choices_are_the_renderers_styles() -> None:
+    from vision.synth.board import ALL_STYLES
+    from webui.commands.bench_board import bench_board
+
+    option = next(p for p in bench_board.params if p.name == "style")
+    assert list(option.type.choices) == ["mixed", *ALL_STYLES]
+
+
 @pytest.mark.parametrize("args", [["--size", "big"], ["--cast", "1,2"], ["--cast", "0,1,1"], ["--n", "0"],
                                   ["--style", "marble"]])
 def test_cli_bad_options_exit_2(args: list[str]) -> None:

@@ -256,6 +256,14 @@ def test_style_option_renders_every_card_in_that_style() -> None:
     assert refused.exit_code == 2
 
 
+def test_style_choices_are_the_renderers_styles() -> None:
+    from vision.synth.cards import ALL_STYLES
+    from webui.commands.bench_cards import bench_cards
+
+    option = next(p for p in bench_cards.params if p.name == "style")
+    assert list(option.type.choices) == ["mixed", *ALL_STYLES]
+
+
 def test_cast_option_takes_the_same_forms_as_the_board_bench() -> None:
     runner = CliRunner()
     base = ["bench", "silver-gold", "--n", "1", "--size", "320x180", "--tier", "easy", "--json"]

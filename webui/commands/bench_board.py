@@ -48,9 +48,11 @@ def bench_board(n: int, size: str, seed: int, tier: str, cast: str | None, profi
         kind = "strong"
     if kind == "strong":
         gains = strong_cast(np.random.default_rng([seed, 99]))
+    from vision.synth.board import HELD_OUT_STYLES
+
     profiles: list[tuple[str, Any]] = [("none", None)]
     named = None if style == "mixed" else style
-    board: Any = named
+    board = None  # the one board of the enrolment and of every scene, with --profile auto
     if profile_arg is not None:
         from calibration.profile import resolve_profile
 
@@ -76,18 +78,19 @@ def bench_board(n: int, size: str, seed: int, tier: str, cast: str | None, profi
                 bar.update(done - last[0])
                 last[0] = done
 
-            rows.extend(run_tier(t, n, seed, wh, gains, profiles, step, style=board))
+            rows.extend(run_tier(t, n, seed, wh, gains, profiles, step,
+                                 style=board if board is not None else named))
     if as_json:
-        board_json = None if board is None else board if isinstance(board, str) else board.name
+        board_json = board.name if board is not None else named
         cast_json = None if gains is None else [round(g, 3) for g in gains]
         echo_json({"size": list(wh), "seed": seed, "cast": cast_json, "board": board_json,
                    "rows": [r.to_json() for r in rows]})
     else:
         if gains is not None:
             click.echo(f"light cast (B,G,R gains): {', '.join(f'{g:.2f}' for g in gains)}")
-        if isinstance(board, str):
-            held = " (held out)" if board == "slate" else ""
-            click.echo(f"board style of every scene: {board}{held}")
-        elif board is not None:
+        if board is not None:
             click.echo(f"board (one for every scene and the enrolment): {board.name}")
+        elif named is not None:
+            held = " (held out)" if named in HELD_OUT_STYLES else ""
+            click.echo(f"board style of every scene: {named}{held}")
         click.echo(format_rows(rows))

@@ -59,6 +59,7 @@ def bench_cards(n: int, size: str, seed: int, tier: str, cast: str | None, profi
     from vision.bench.cards import format_results, run_tier
     from vision.bench.common import parse_size
     from vision.synth.camera import TIERS
+    from vision.synth.cards import HELD_OUT_STYLES
 
     try:
         wh = parse_size(size)
@@ -91,7 +92,7 @@ def bench_cards(n: int, size: str, seed: int, tier: str, cast: str | None, profi
             "results": [r.to_json() for r in results],
         })
     else:
-        held = " (held out)" if style == "stamped" else ""
+        held = " (held out)" if style in HELD_OUT_STYLES else ""
         styles = "" if style == "mixed" else f", {style} faces{held}"
         click.echo(f"Silver & Gold map cards: {n} scenes per tier, {wh[0]}x{wh[1]}, seed {seed}"
                    + styles + _light_words(light))
