@@ -537,27 +537,31 @@ def _cut_short(grid: grid_mod.Grid, shape: tuple[int, ...], px_per_mm: float,
     return False
 
 
-def _sides_doubted(p: CardReading | _Prepared | None, cfg: CardsConfig) -> bool:
+def _sides_doubted(p: CardReading | _Prepared | None, quad: detect_mod.CardQuad, cfg: CardsConfig) -> bool:
     """Whether a complete card's outline does not tell which of its sides are the card's long
     ones: its longer pair of opposite sides is less than ``rectify.side_doubt`` times its shorter
-    pair (:func:`vision.cards.rectify.side_ratio`)."""
+    pair (:func:`vision.cards.rectify.side_ratio`). The outline is the reading's, or the quad's
+    when its face showed no grid (``p`` is ``None``): cut the wrong way round, a face stretches
+    its cells by the card's aspect squared, and no square lattice is found on it."""
     if isinstance(p, _Prepared):
         corners = p.face.corners
     elif isinstance(p, CardReading) and not p.partial:
         corners = np.array(p.corners, np.float64)
+    elif p is None and not quad.partial:
+        corners = quad.corners
     else:
         return False
     return rectify_mod.side_ratio(corners) < cfg.rectify.side_doubt
 
 
-def _either_way(image: NDArray[np.uint8], quad: detect_mod.CardQuad, p: CardReading | _Prepared,
-                catalog: Catalog, cfg: CardsConfig) -> CardReading | _Prepared:
-    """A complete card's reading ``p`` or its reading on the face cut the other way round,
-    whichever the catalog names better: the quad's sides do not tell which are the card's long
-    ones (``rectify.side_doubt``). A card named with full confidence (``identify.full_margin``)
-    is not read again. The other face is taken only when its cells are square (the wrong way
-    round stretches them by the card's aspect squared) and the catalog names it where it names
-    ``p`` not, or with a better score and margin."""
+def _either_way(image: NDArray[np.uint8], quad: detect_mod.CardQuad, p: CardReading | _Prepared | None,
+                catalog: Catalog, cfg: CardsConfig) -> CardReading | _Prepared | None:
+    """A complete card's reading ``p`` (``None`` when its face showed no grid) or its reading on
+    the face cut the other way round, whichever the catalog names better: the quad's sides do
+    not tell which are the card's long ones (``rectify.side_doubt``). A card named with full
+    confidence (``identify.full_margin``) is not read again. The other face is taken only when
+    its cells are square (the wrong way round stretches them by the card's aspect squared) and
+    the catalog names it where it names ``p`` not, or with a better score and margin."""
     known = isinstance(p, _Prepared) and p.ident.card is not None
     if known and p.ident.margin >= cfg.identify.full_margin:
         return p
@@ -586,7 +590,7 @@ def _prepare(image: NDArray[np.uint8], quad: detect_mod.CardQuad, catalog: Catal
     4x4 one). The new reading is kept only when it holds more cells and the catalog names it.
     The cells' ink is not measured yet (:func:`_inked`)."""
     p = _prepare_quad(image, quad, catalog, cfg, seen)
-    if _sides_doubted(p, cfg):
+    if _sides_doubted(p, quad, cfg):
         p = _either_way(image, quad, p, catalog, cfg)
     if not isinstance(p, _Prepared):
         return p

@@ -1,5 +1,6 @@
 """A quad whose sides do not tell the card's long ones: the card is read the other way round too,
-and that reading is kept only when its cells are square and the catalog names it better."""
+and that reading is kept only when its cells are square and the catalog names it better. So is a
+quad whose face shows no grid at all: cut the wrong way round, a face shows no square lattice."""
 
 from __future__ import annotations
 
@@ -54,10 +55,15 @@ def _unknown(ratio: float) -> CardReading:
     ("unknown", (1.0, None, 0.9, 0.1), 1.05, "old"),   # nothing named the other way round
     (("a", 0.8, 0.1), (1.0, "b", 0.9, 0.1), 1.05, "old"),    # named with full confidence
     ("unknown", (1.0, "b", 0.9, 0.1), 1.3, "old"),     # the sides tell the long ones
+    ("none", (1.0, "b", 0.7, 0.03), 1.05, "new"),      # no grid on the first face, named across
+    ("none", (2.0, "b", 0.9, 0.1), 1.05, "old"),       # ... stretched cells across too
+    ("none", (1.0, None, 0.9, 0.1), 1.05, "old"),      # ... nothing named across
+    ("none", (1.0, "b", 0.9, 0.1), 1.3, "old"),        # no grid, but the sides tell the long ones
 ])
 def test_choice(rng: np.random.Generator, monkeypatch: pytest.MonkeyPatch, old: object, new: tuple,
                 ratio: float, want: str) -> None:
-    first = _unknown(ratio) if old == "unknown" else _prepared(rng, ratio, 1.0, *old)  # type: ignore[misc]
+    first = (None if old == "none" else _unknown(ratio) if old == "unknown"
+             else _prepared(rng, ratio, 1.0, *old))  # type: ignore[misc]
     other = _prepared(rng, ratio, *new)
     readings = iter([first, other])
     asked: list[bool] = []
@@ -71,5 +77,15 @@ def test_choice(rng: np.random.Generator, monkeypatch: pytest.MonkeyPatch, old: 
     got = read_mod._prepare(np.zeros((8, 8, 3), np.uint8), quad, None, read_mod.default_config())
     assert got is (other if want == "new" else first)
     doubted = ratio < read_mod.default_config().rectify.side_doubt
-    sure = old != "unknown" and old[2] >= read_mod.default_config().identify.full_margin  # type: ignore[index]
+    sure = old not in ("unknown", "none") and old[2] >= read_mod.default_config().identify.full_margin  # type: ignore[index]
     assert asked == ([True] if doubted and not sure else [])
+
+
+def test_cut_quad_without_grid_is_not_turned(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A cut card's quad outlines only its part in view: its sides tell nothing of the card's."""
+    asked: list[bool] = []
+    monkeypatch.setattr(read_mod, "_lattices", lambda *a, across=False, **k: asked.append(across))
+    quad = CardQuad(_corners(1.0), True, 100.0 * 100.0)
+    got = read_mod._prepare(np.zeros((8, 8, 3), np.uint8), quad, None, read_mod.default_config())
+    assert isinstance(got, CardReading) and got.partial
+    assert asked == []
