@@ -709,20 +709,20 @@ def _outline_cleared(ink_map: NDArray[np.bool_], cells: list[_Cell],
     pen stroke crossing the side covers a little of it, a ring drawn in the cell curves away
     from it), its blurred edge as deep as ``outline_edge`` of it is.
 
-    The outline's width is about the same across every line: it is the narrowest sum of the
-    cores on the two sides of a line between two cells (pen only adds ink; a lattice line found
-    a little off the outline's centre moves ink from one side to the other, never changes the
-    sum), plus ``outline_slack_px`` for the blurred edges. Each segment is cleared to its edge's
-    reach, at most the width less the core on the other side of its line (at least half the
-    width: pen on both sides), or, with no cell on the other side, at most the least core along
-    its side of the line plus the slack. A segment whose own core reaches no deeper than half the
-    width plus the slack is cleared to its core whatever the other side holds: blur and a view
-    foreshortened across the face widen some lines more than the narrowest, and a line's other
-    side may hold more than the narrowest line's share of it. What a pen ring drawn against the
-    outline adds past that stays ink.
-    Only plain cells are cleared: a symbol cell's ink is judged beyond its print as the photo's
-    cells of its class show it, outline and all.
-    """
+    The outline's width is about the same across every line: it is the narrowest sum of the cores on
+    the two sides of a line between two plain cells (pen only adds ink; a lattice line found a little
+    off the outline's centre moves ink from one side to the other, never changes the sum), plus
+    ``outline_slack_px`` for the blurred edges. A symbol's print darkens its cell's fill as measured,
+    so the outline reads shallower on a symbol cell's side: lines beside a symbol cell set the width
+    only when no line lies between two plain cells. Each segment is cleared to its edge's reach, at
+    most the width less the core on the other side of its line (at least half the width: pen on both
+    sides), or, with no cell on the other side, at most the least core along its side of the line plus
+    the slack. A segment whose own core reaches no deeper than half the width plus the slack is cleared
+    to its core whatever the other side holds: blur and a view foreshortened across the face widen some
+    lines more than the narrowest, and a line's other side may hold more than the narrowest line's
+    share of it. What a pen ring drawn against the outline adds past that stays ink. Only plain cells
+    are cleared: a symbol cell's ink is judged beyond its print as the photo's cells of its class show
+    it, outline and all."""
     # segment -> (core, edge) reach; a segment is (axis, line, place along it, side): side 1 the
     # cell after the line (below or right of it), 0 before it
     reach: dict[tuple[str, int, int, int], tuple[int, int]] = {}
@@ -738,8 +738,12 @@ def _outline_cleared(ink_map: NDArray[np.bool_], cells: list[_Cell],
         kept.append((cell, sides))
     if not reach:
         return ink_map
-    cores = [d[0] + reach[(ax, line, at, 0)][0] for (ax, line, at, side), d in reach.items()
-             if side == 1 and (ax, line, at, 0) in reach]
+    plain = {cell.rc for cell in cells if cell.sym == "#"}
+    # the two sides of each line between two cells: (before, after)
+    pairs = [((key[0], key[1], key[2], 0), key) for key in reach
+             if key[3] == 1 and (key[0], key[1], key[2], 0) in reach]
+    between_plain = [(a, b) for a, b in pairs if _segment_cell(a) in plain and _segment_cell(b) in plain]
+    cores = [reach[a][0] + reach[b][0] for a, b in (between_plain or pairs)]
     width = (min(cores) if cores else 2 * min(d[0] for d in reach.values())) + cfg.outline_slack_px
     least: dict[tuple[str, int, int], int] = {}
     for (ax, line, _, side), d in reach.items():
@@ -765,6 +769,12 @@ def _outline_cleared(ink_map: NDArray[np.bool_], cells: list[_Cell],
         box[:, :left] = False
         box[:, box.shape[1] - right:] = False
     return out
+
+
+def _segment_cell(key: tuple[str, int, int, int]) -> tuple[int, int]:
+    """The cell a segment ``(axis, line, place along it, side)`` of :func:`_outline_cleared` is a side of."""
+    ax, line, at, side = key
+    return (line - 1 + side, at) if ax == "h" else (at, line - 1 + side)
 
 
 def _side_depths(ink_map: NDArray[np.bool_], cells: list[_Cell],
