@@ -104,6 +104,7 @@ class MarksConfig:
     outline_along: float
     outline_depth: float
     outline_slack_px: int
+    outline_fringe_px: int
     dot_share: float
     dot_offset: float
     strength_percentile: float
@@ -720,7 +721,10 @@ def _outline_cleared(ink_map: NDArray[np.bool_], cells: list[_Cell],
     the slack. A segment whose own core reaches no deeper than half the width plus the slack is cleared
     to its core whatever the other side holds: blur and a view foreshortened across the face widen some
     lines more than the narrowest, and a line's other side may hold more than the narrowest line's
-    share of it. What a pen ring drawn against the outline adds past that stays ink. Only plain cells
+    share of it. A blurred outline's ragged fringe lies past its edge's reach in patches: ink of a
+    cleared plain cell not joined (8-connected) to ink more than ``outline_fringe_px`` inside the
+    cleared band is cleared too. What a pen ring drawn against the outline adds past that stays
+    ink, joined to the stroke's part inside the band. Only plain cells
     are cleared: a symbol cell's ink is judged beyond its print as the photo's cells of its class show
     it, outline and all."""
     # segment -> (core, edge) reach; a segment is (axis, line, place along it, side): side 1 the
@@ -768,6 +772,16 @@ def _outline_cleared(ink_map: NDArray[np.bool_], cells: list[_Cell],
         box[box.shape[0] - bottom:] = False
         box[:, :left] = False
         box[:, box.shape[1] - right:] = False
+        if cfg.outline_fringe_px > 0 and box.any():
+            f = cfg.outline_fringe_px
+            inner = np.zeros(box.shape, bool)
+            inner[top + f:box.shape[0] - bottom - f, left + f:box.shape[1] - right - f] = True
+            n, labels = cv2.connectedComponents(np.ascontiguousarray(box, np.uint8), connectivity=8)
+            if n > 1:
+                keep = np.zeros(n, bool)
+                keep[np.unique(labels[inner & box])] = True
+                keep[0] = False
+                box &= keep[labels]
     return out
 
 
