@@ -11,7 +11,15 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from vision.bench.cards import CardCounts, TierResult, format_results, match_readings, run_tier, score_scene
+from vision.bench.cards import (
+    HIDDEN_SHARE,
+    CardCounts,
+    TierResult,
+    format_results,
+    match_readings,
+    run_tier,
+    score_scene,
+)
 from vision.bench.common import format_table, parse_size, rate, stage_stats, timing_stats
 from vision.synth.camera import Conditions
 from vision.synth.cards import map_card
@@ -211,8 +219,41 @@ def test_same_seed_same_scenes_whatever_n() -> None:
 
 def test_counts_add_up() -> None:
     a = CardCounts(images=1, cells=10, first_failure="")
-    a.add(CardCounts(images=2, cells=5, failures=1, first_failure="x"))
+    a.pen_cells[("dot", "X")] = 2
+    b = CardCounts(images=2, cells=5, failures=1, first_failure="x")
+    b.pen_cells[("dot", "X")] = 3
+    b.false_marks["C"] = 1
+    a.add(b)
     assert (a.images, a.cells, a.failures, a.first_failure) == (3, 15, 1, "x")
+    assert a.pen_cells[("dot", "X")] == 5 and a.false_marks["C"] == 1
+
+
+def test_marks_are_counted_by_gesture_and_print(rng: np.random.Generator) -> None:
+    card = map_card("t1")  # rows X###, .##., X##X, ####
+    marked = ((0, 0), (0, 1), (2, 0))  # two X cells and a plain one, red dots
+    spec = CardSpec("t1", (450.0, 300.0), 0.0, marked, mark_kind="dot", ink="red")
+    scene = render_cards_photo([spec], Conditions(size=SMALL), rng)
+    perfect = _perfect(scene)
+    # the reading misses one red dot on an X, leaves the plain one uncertain and reads a clean X
+    # cell and a clean plain cell marked
+    reading = replace(perfect, cards=(replace(perfect.cards[0], marked=((0, 0), (2, 3), (3, 0)),
+                                              uncertain=((0, 1),)),))
+    row = TierResult("easy", "none", score_scene(scene, reading))
+    c = row.counts
+    assert c.pen_cells == {("dot", "X"): 2, ("dot", "plain"): 1}
+    assert c.pen_missed == {("dot", "X"): 1, ("dot", "plain"): 0}  # uncertain is not missed
+    assert c.hue_cells["X"] == 2 and c.hue_missed["X"] == 1
+    n_x = sum(ch == "X" for r in card.rows for ch in r)
+    assert c.clean_cells["X"] == n_x - 2 and c.false_marks["X"] == 1
+    assert c.clean_cells["plain"] == len(card.cells) - n_x - 1 and c.false_marks["plain"] == 1
+    hidden = sum(pen[3] < HIDDEN_SHARE for pen in scene.cards[0].pens)
+    assert sum(c.hidden_cells.values()) == hidden
+    data = row.to_json()
+    assert data["missed_marks"] == {"dot": {"plain": [0, 1], "X": [1, 2]}}
+    assert data["missed_in_own_hue"] == {"X": [1, 2]}
+    assert data["false_marks"]["X"] == [1, n_x - 2]
+    text = format_results([row])
+    assert "missed dot" in text and "1/2" in text and "false marks" in text
 
 
 def test_command_prints_json_and_rejects_bad_input() -> None:

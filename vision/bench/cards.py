@@ -21,6 +21,14 @@ cell error
     right id; an ``uncertain`` cell is not an error but is counted in ``uncertain``.
 exact
     complete cards read with the right id, every cell right and none uncertain / complete cards.
+missed marks
+    per pen gesture (cross, slash, ...) and the cell's print (plain, X, C, P): marked cells read
+    unmarked / marked cells, over the cards of the cell error; an ``uncertain`` cell is not missed.
+    Also, for X and P cells, the marks in a pen of the print's own hue (red on X, green on P),
+    and, for each print, the hidden marks: those that changed under ``HIDDEN_SHARE`` of their
+    cell's face pixels (a pen of the print's colour over the print), which no photo may show.
+false marks
+    per cell print: unmarked cells read marked / unmarked cells, over the same cards.
 partial flagged
     matched cut cards reported as ``partial`` / matched cut cards.
 expedition
@@ -33,6 +41,7 @@ equivalent frames count as right.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -55,12 +64,14 @@ from vision.cards.expedition import same_shape
 from vision.profile import ProfileLike
 from vision.synth.camera import TIERS, Conditions
 from vision.synth.cards import map_card
+from vision.synth.marks import MARK_KINDS
 from vision.synth.scene import CardTruth, Scene, render_scene
 from vision.types import CardReading, SceneReading
 
 __all__ = [
     "CardCounts",
     "TierResult",
+    "format_pens",
     "format_results",
     "match_readings",
     "run_tier",
@@ -71,6 +82,9 @@ Cell = tuple[int, int]
 ProfileFactory = Callable[[Conditions, np.random.Generator], ProfileLike]
 Reader = Callable[[np.ndarray, ProfileLike | None], SceneReading]
 
+PRINTS: tuple[str, ...] = ("plain", "X", "C", "P")  # a cell's print: none, cross, coin, palm
+SAME_HUE: dict[str, str] = {"X": "red", "P": "green"}  # the pen ink of each print's own hue
+HIDDEN_SHARE = 0.05  # a mark that changed less of its cell's face pixels is hidden (see CardTruth.pens)
 MATCH_SHARE = 0.4  # a reading matches a card when the centres are closer than this share of its short side
 
 
@@ -96,11 +110,24 @@ class CardCounts:
     expedition_right: int = 0
     failures: int = 0
     first_failure: str = ""
+    # (gesture, print) -> marked cells / those read unmarked; print -> unmarked cells / read marked
+    pen_cells: Counter[tuple[str, str]] = field(default_factory=Counter)
+    pen_missed: Counter[tuple[str, str]] = field(default_factory=Counter)
+    clean_cells: Counter[str] = field(default_factory=Counter)
+    false_marks: Counter[str] = field(default_factory=Counter)
+    # print -> marked cells in a pen of the print's own hue (SAME_HUE) / those read unmarked
+    hue_cells: Counter[str] = field(default_factory=Counter)
+    hue_missed: Counter[str] = field(default_factory=Counter)
+    # print -> marked cells whose mark changed under HIDDEN_SHARE of the cell / those read unmarked
+    hidden_cells: Counter[str] = field(default_factory=Counter)
+    hidden_missed: Counter[str] = field(default_factory=Counter)
 
     def add(self, other: CardCounts) -> None:
         for name in self.__dataclass_fields__:
             if name == "first_failure":
                 self.first_failure = self.first_failure or other.first_failure
+            elif isinstance(getattr(self, name), Counter):
+                getattr(self, name).update(getattr(other, name))
             else:
                 setattr(self, name, getattr(self, name) + getattr(other, name))
 
@@ -171,10 +198,25 @@ class TierResult:
             "exact": r(self.exact),
             "partial_flagged": r(self.partial_flagged),
             "expedition_accuracy": r(self.expedition),
+            "missed_marks": {
+                kind: {p: [c.pen_missed[(kind, p)], c.pen_cells[(kind, p)]]
+                       for p in PRINTS if c.pen_cells[(kind, p)]}
+                for kind in _gestures(c)
+            },
+            "missed_in_own_hue": {p: [c.hue_missed[p], c.hue_cells[p]] for p in SAME_HUE if c.hue_cells[p]},
+            "missed_hidden": {p: [c.hidden_missed[p], c.hidden_cells[p]]
+                              for p in PRINTS if c.hidden_cells[p]},
+            "false_marks": {p: [c.false_marks[p], c.clean_cells[p]] for p in PRINTS if c.clean_cells[p]},
             "failures": c.failures,
             "first_failure": c.first_failure or None,
             "ms": {k: v.to_json() for k, v in self.ms.items()},
         }
+
+
+def _gestures(c: CardCounts) -> list[str]:
+    """The pen gestures counted in ``c``, in the order of :data:`MARK_KINDS` (others after)."""
+    seen = {kind for kind, _ in c.pen_cells}
+    return [k for k in MARK_KINDS if k in seen] + sorted(seen - set(MARK_KINDS))
 
 
 # ----------------------------------------------------------------------------------------- scoring
@@ -246,21 +288,48 @@ def _symmetries(card_id: str) -> list[np.ndarray]:
     return out
 
 
-def _cell_errors(t: CardTruth, rd: CardReading) -> tuple[int, int, int]:
-    """(cells, wrong, uncertain) of a reading with the right id, best over the grid's symmetries."""
+def _cell_errors(t: CardTruth, rd: CardReading, counts: CardCounts | None = None) -> tuple[int, int, int]:
+    """(cells, wrong, uncertain) of a reading with the right id, best over the grid's symmetries.
+
+    With ``counts``, each cell of that best frame is also counted by its pen gesture and print
+    (``pen_cells``, ``pen_missed``, ``clean_cells``, ``false_marks``).
+    """
     card = map_card(t.id)
     cells = card.cells
     cols = card.shape[1]
     marked = set(rd.marked)
     uncertain = set(rd.uncertain)
-    best: tuple[int, int] | None = None
+    gesture = {pen[0]: pen[1] for pen in t.pens}
+    ink = {pen[0]: pen[2] for pen in t.pens}
+    changed = {pen[0]: pen[3] for pen in t.pens}
+    best: tuple[int, int, dict[Cell, Cell]] | None = None
     for index in _symmetries(t.id):
-        mapped = {divmod(int(index[r, c]), cols) for r, c in t.marked}
+        mapped = {divmod(int(index[r, c]), cols): (r, c) for r, c in t.marked}
         wrong = sum(1 for cell in cells if cell not in uncertain and ((cell in mapped) != (cell in marked)))
         unc = sum(1 for cell in cells if cell in uncertain)
-        if best is None or (wrong, unc) < best:
-            best = (wrong, unc)
+        if best is None or (wrong, unc) < best[:2]:
+            best = (wrong, unc, mapped)
     assert best is not None  # the identity is always a symmetry
+    if counts is not None:
+        grid = card.grid(0)
+        for cell in cells:
+            # a symmetry maps each cell onto one of the same print
+            print_ = "plain" if grid[cell] == "#" else str(grid[cell])
+            origin = best[2].get(cell)
+            if origin is not None:
+                key = (gesture.get(origin, "unknown"), print_)
+                counts.pen_cells[key] += 1
+                missed = int(cell not in marked and cell not in uncertain)
+                counts.pen_missed[key] += missed
+                if print_ in SAME_HUE and ink.get(origin) == SAME_HUE[print_]:
+                    counts.hue_cells[print_] += 1
+                    counts.hue_missed[print_] += missed
+                if changed.get(origin, 1.0) < HIDDEN_SHARE:
+                    counts.hidden_cells[print_] += 1
+                    counts.hidden_missed[print_] += missed
+            else:
+                counts.clean_cells[print_] += 1
+                counts.false_marks[print_] += int(cell in marked)
     return len(cells), best[0], best[1]
 
 
@@ -286,7 +355,7 @@ def score_scene(scene: Scene, reading: SceneReading) -> CardCounts:
             c.misnamed += int(rd.id is not None)
             continue
         c.id_right += 1
-        n, wrong, unc = _cell_errors(t, rd)
+        n, wrong, unc = _cell_errors(t, rd, c)
         c.cells += n
         c.cells_wrong += wrong
         c.cells_uncertain += unc
@@ -416,6 +485,34 @@ def format_results(results: Sequence[TierResult]) -> str:
     tim = format_table(headers, time_rows, align="ll" + "r" * len(stages))
     notes = [f"{r.tier}/{r.profile}: {r.counts.first_failure}" for r in results if r.counts.first_failure]
     out = acc + "\n\nms per image, median/p95 (one OpenCV thread)\n" + tim
+    pens = format_pens(results)
+    if pens:
+        out += "\n\n" + pens
     if notes:
         out += "\n\nfirst failure per row:\n" + "\n".join(notes)
     return out
+
+
+def format_pens(results: Sequence[TierResult]) -> str:
+    """Missed marks by pen gesture and cell print, and false marks by print, as text ("" when no
+    card was scored): each entry is ``read wrong / cells``."""
+    rows = []
+    for r in results:
+        c = r.counts
+        for kind in _gestures(c):
+            rows.append([r.tier, r.profile, f"missed {kind}",
+                         *(f"{c.pen_missed[(kind, p)]}/{c.pen_cells[(kind, p)]}" for p in PRINTS)])
+        if c.hue_cells:
+            rows.append([r.tier, r.profile, "missed, pen of the print's hue",
+                         *(f"{c.hue_missed[p]}/{c.hue_cells[p]}" if p in SAME_HUE else "" for p in PRINTS)])
+        if c.hidden_cells:
+            rows.append([r.tier, r.profile, f"missed, hidden (<{HIDDEN_SHARE:.0%} changed)",
+                         *(f"{c.hidden_missed[p]}/{c.hidden_cells[p]}" for p in PRINTS)])
+        if c.clean_cells:
+            rows.append([r.tier, r.profile, "false marks",
+                         *(f"{c.false_marks[p]}/{c.clean_cells[p]}" for p in PRINTS)])
+    if not rows:
+        return ""
+    table = format_table(["tier", "profile", "cells", *PRINTS], rows, align="lll" + "r" * len(PRINTS))
+    return ("marks by pen gesture and cell print: marked cells read unmarked, and unmarked cells read "
+            "marked (wrong/cells); the print's hue is red on X, green on P\n" + table)

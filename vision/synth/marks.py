@@ -17,7 +17,8 @@ from numpy.typing import NDArray
 
 from vision.config import load_config
 
-__all__ = ["MARK_KINDS", "MarkConfig", "MarkStyle", "draw_mark", "mark_reach", "sample_mark_style"]
+__all__ = ["MARK_KINDS", "MarkConfig", "MarkStyle", "changed_share", "draw_mark", "mark_reach",
+           "sample_mark_style"]
 
 MARK_KINDS: tuple[str, ...] = ("cross", "slash", "scribble", "dot", "hatch", "ring")
 Box = tuple[float, float, float, float]
@@ -36,6 +37,7 @@ class MarkConfig:
     opacity: tuple[float, float]
     overshoot: tuple[float, float]
     ink_jitter: float
+    visible_delta: float
 
 
 @cache
@@ -208,3 +210,35 @@ def draw_mark(
     region += (ink - region) * alpha[:, :, None]
     out[ry0:ry1, rx0:rx1, :3] = np.clip(region + 0.5, 0, 255).astype(np.uint8)
     return out
+
+
+def changed_share(before: NDArray[np.uint8], after: NDArray[np.uint8], box: Box,
+                  delta: float | None = None) -> float:
+    """Share of the pixels of the cell ``box`` that a mark changed: one of their colour channels
+    moved by more than ``delta`` (``visible_delta`` of the pen config by default).
+
+    A pen of a printed symbol's own colour over that symbol changes few pixels: such a mark may
+    be hidden from every photo.
+
+    Parameters
+    ----------
+    before, after : (h, w, 3) or (h, w, 4) uint8 arrays
+        The face without and with the mark (the alpha channel is not compared).
+    box : (x0, y0, x1, y1)
+        The cell's square in face pixels.
+    delta : float, optional
+
+    Returns
+    -------
+    float
+        In ``[0, 1]``; 0 for a box with no pixel in the face.
+    """
+    limit = mark_config().visible_delta if delta is None else delta
+    h, w = before.shape[:2]
+    x0, y0 = max(0, math.floor(box[0])), max(0, math.floor(box[1]))
+    x1, y1 = min(w, math.ceil(box[2])), min(h, math.ceil(box[3]))
+    if x1 <= x0 or y1 <= y0:
+        return 0.0
+    a = before[y0:y1, x0:x1, :3].astype(np.int16)
+    b = after[y0:y1, x0:x1, :3].astype(np.int16)
+    return float(np.mean(np.abs(b - a).max(axis=2) > limit))

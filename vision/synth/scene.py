@@ -33,7 +33,7 @@ from vision.synth.camera import (
 )
 from vision.synth.cards import ALL_STYLES, STYLES, face_geometry, map_card, map_cards, render_card_face
 from vision.synth.expedition import expedition_card, expedition_cards, render_expedition_face
-from vision.synth.marks import MARK_KINDS, draw_mark, sample_mark_style
+from vision.synth.marks import MARK_KINDS, changed_share, draw_mark, sample_mark_style
 
 __all__ = [
     "CardSpec",
@@ -50,6 +50,7 @@ __all__ = [
 Cell = tuple[int, int]
 Point = tuple[float, float]
 Quad = tuple[Point, Point, Point, Point]
+Pen = tuple[Cell, str, str, float]  # a marked cell, its pen gesture and ink, the share of it changed
 
 
 @dataclass(frozen=True)
@@ -106,7 +107,13 @@ class ExpeditionSpec:
 
 @dataclass(frozen=True)
 class CardTruth:
-    """What a perfect reader reports for one map card in the photo."""
+    """What a perfect reader reports for one map card in the photo.
+
+    ``marked`` holds catalog cells; ``pens`` each marked cell's gesture (one of
+    :data:`vision.synth.marks.MARK_KINDS`), ink and the share of the cell's pixels its mark
+    changed (:func:`vision.synth.marks.changed_share`), as ``(cell, kind, ink, changed)`` sorted
+    by cell, for benchmarks that tell which marks a reader misses.
+    """
 
     id: str
     colour: str
@@ -118,6 +125,7 @@ class CardTruth:
     partial: bool
     visible: float
     style: str
+    pens: tuple[Pen, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -129,6 +137,7 @@ class CardTruth:
             "partial": self.partial,
             "visible": round(self.visible, 3),
             "style": self.style,
+            "pens": [[list(c), kind, ink, round(seen, 3)] for c, kind, ink, seen in self.pens],
         }
 
 
@@ -215,13 +224,17 @@ def _inside(quad: NDArray[np.float64], size: tuple[int, int]) -> bool:
 # ------------------------------------------------------------------------------------------ render
 
 
-def _card_face_with_marks(spec: CardSpec, rng: np.random.Generator) -> tuple[NDArray[np.uint8], int, str]:
+def _card_face_with_marks(spec: CardSpec, rng: np.random.Generator
+                          ) -> tuple[NDArray[np.uint8], int, str, tuple[Pen, ...]]:
+    """The face with its marks drawn, its grid rotation and style, and each marked cell's
+    gesture and ink ``(cell, kind, ink)``, in the order of ``spec.marked``."""
     card = map_card(spec.id)
     face = render_card_face(card, rng, style=spec.style, grid_rotation=spec.grid_rotation)
     img = face.image
     bad = [c for c in spec.marked if c not in face.cells]
     if bad:
         raise ValueError(f"card {spec.id}: cells {bad} are not cells of this card")
+    pens: list[Pen] = []
     if spec.marked:
         cfg = scene_config()
         main = sample_mark_style(rng, face.px_per_mm, kind=spec.mark_kind, ink=spec.ink)
@@ -229,8 +242,10 @@ def _card_face_with_marks(spec: CardSpec, rng: np.random.Generator) -> tuple[NDA
             style = main
             if spec.mark_kind is None and rng.random() > cfg.main_kind_share:
                 style = replace(main, kind=MARK_KINDS[int(rng.integers(len(MARK_KINDS)))])
+            before = img
             img = draw_mark(img, face.cells[cell], rng, style)
-    return img, face.grid_rotation, face.style
+            pens.append((cell, style.kind, style.ink, changed_share(before, img, face.cells[cell])))
+    return img, face.grid_rotation, face.style, tuple(pens)
 
 
 def render_cards_photo(
@@ -266,7 +281,7 @@ def render_cards_photo(
     geo = face_geometry()
     hom = camera_homography(conditions)
     placements: list[Placement] = []
-    meta: list[tuple[str, Quad, int, str]] = []
+    meta: list[tuple[str, Quad, int, str, tuple[Pen, ...]]] = []
     exp_quad: Quad | None = None
     if expedition is not None:
         exp_card = expedition_card(expedition.id)
@@ -274,15 +289,15 @@ def render_cards_photo(
         placements.append(Placement(render_expedition_face(exp_card, rng, expedition.style), corners))
         exp_quad = corners
     for spec in cards:
-        img, rot, style = _card_face_with_marks(spec, rng)
+        img, rot, style, pens = _card_face_with_marks(spec, rng)
         corners = card_corners_mm(spec.centre_mm, spec.angle_deg, geo.card_mm)
         placements.append(Placement(img, corners))
-        meta.append((spec.id, corners, rot, style))
+        meta.append((spec.id, corners, rot, style, pens))
     photo = photograph(placements, conditions, rng, table=table)
     size = conditions.size
     truths: list[CardTruth] = []
     offset = 1 if expedition is not None else 0
-    for i, (spec, (cid, corners_mm, rot, style)) in enumerate(zip(cards, meta, strict=True)):
+    for i, (spec, (cid, corners_mm, rot, style, pens)) in enumerate(zip(cards, meta, strict=True)):
         quad = np.asarray(photo.quads[i + offset])
         vis = _visible_fraction(quad, size)
         if vis <= 0:
@@ -293,6 +308,7 @@ def render_cards_photo(
             corners=_as_quad(quad), corners_mm=corners_mm,
             marked=tuple(sorted(set(spec.marked))), grid_rotation=rot, grid_shape=card.shape,
             partial=not _inside(quad, size), visible=vis, style=style,
+            pens=tuple(sorted(dict((pen[0], pen) for pen in pens).values())),
         ))
     exp_truth: ExpeditionTruth | None = None
     if expedition is not None and exp_quad is not None:

@@ -7,7 +7,7 @@ import pytest
 
 from vision.synth.cards import ALL_STYLES, HELD_OUT_STYLES, STYLES, map_card, map_cards, render_card_face
 from vision.synth.expedition import expedition_card, expedition_cards, render_expedition_face
-from vision.synth.marks import MARK_KINDS, draw_mark, mark_reach, sample_mark_style
+from vision.synth.marks import MARK_KINDS, changed_share, draw_mark, mark_reach, sample_mark_style
 
 
 def test_catalog_has_the_47_map_cards_and_8_expedition_cards() -> None:
@@ -122,6 +122,29 @@ def test_ink_colour_shows(rng: np.random.Generator) -> None:
     out = draw_mark(face, (40.0, 40.0, 80.0, 80.0), rng, style)
     b, g, r = out[60, 60].astype(int)
     assert r > g + 40 and r > b + 40
+
+
+def test_changed_share_counts_the_cell_pixels_a_mark_moved() -> None:
+    before = np.full((10, 10, 4), 200, np.uint8)
+    after = before.copy()
+    after[2:4, 2:4, 0] = 100  # 4 pixels, one channel far off
+    after[6, 6, 1] = 190  # a small change is no change
+    after[:, :, 3] = 0  # alpha is not compared
+    assert changed_share(before, after, (0.0, 0.0, 10.0, 10.0), delta=40) == pytest.approx(0.04)
+    assert changed_share(before, after, (2.0, 2.0, 4.0, 4.0), delta=40) == 1.0
+    assert changed_share(before, after, (0.0, 0.0, 10.0, 10.0), delta=5) == pytest.approx(0.05)
+    assert changed_share(before, after, (20.0, 20.0, 30.0, 30.0)) == 0.0  # outside the face
+
+
+def test_a_pen_of_the_prints_colour_hides_in_it(rng: np.random.Generator) -> None:
+    face = np.full((120, 120, 3), 240, np.uint8)
+    box = (40.0, 40.0, 80.0, 80.0)
+    style = sample_mark_style(rng, 8.0, kind="dot", ink="red")
+    printed = face.copy()
+    printed[40:80, 40:80] = style.colour  # the cell printed all over in the pen's own colour
+    on_paper = changed_share(face, draw_mark(face, box, np.random.default_rng(1), style), box)
+    on_print = changed_share(printed, draw_mark(printed, box, np.random.default_rng(1), style), box)
+    assert on_paper > 0.05 and on_print == 0.0
 
 
 def test_strokes_overshoot_the_cell_sometimes() -> None:

@@ -56,6 +56,23 @@ def test_marks_and_rotation_are_in_the_truth(rng: np.random.Generator) -> None:
     assert truth.to_json()["marked"] == [list(c) for c in sorted(marked)]
 
 
+def test_each_marked_cell_has_its_gesture_and_ink_in_the_truth(rng: np.random.Generator) -> None:
+    marked = map_card("t1").cells[:4]
+    spec = CardSpec("t1", (450, 300), 0.0, marked, mark_kind="dot", ink="red")
+    (truth,) = render_cards_photo([spec], Conditions(size=SMALL), rng, table=TABLE).cards
+    assert [pen[:3] for pen in truth.pens] == [(c, "dot", "red") for c in sorted(marked)]
+    assert truth.to_json()["pens"][0][:3] == [list(sorted(marked)[0]), "dot", "red"]
+    # a red dot changes part of a plain cell, and less of a red X (t1's (0, 0)), where it may hide
+    changed = {pen[0]: pen[3] for pen in truth.pens}
+    assert 0.0 < changed[(0, 0)] < changed[(0, 1)] < 0.6
+    # without a fixed gesture each card draws its own, most cells alike
+    free = render_cards_photo([CardSpec("t1", (450, 300), 0.0, marked)], Conditions(size=SMALL), rng,
+                              table=TABLE).cards[0]
+    assert [pen[0] for pen in free.pens] == sorted(marked)
+    assert {pen[1] for pen in free.pens} <= {"cross", "slash", "scribble", "dot", "hatch", "ring"}
+    assert len({pen[2] for pen in free.pens}) == 1  # one pen per card
+
+
 def test_bad_cell_and_unknown_card_are_errors(rng: np.random.Generator) -> None:
     cond = Conditions(size=SMALL)
     with pytest.raises(ValueError, match="t1"):
