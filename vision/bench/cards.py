@@ -292,7 +292,9 @@ def _cell_errors(t: CardTruth, rd: CardReading, counts: CardCounts | None = None
     """(cells, wrong, uncertain) of a reading with the right id, best over the grid's symmetries.
 
     With ``counts``, each cell of that best frame is also counted by its pen gesture and print
-    (``pen_cells``, ``pen_missed``, ``clean_cells``, ``false_marks``).
+    (``pen_cells``, ``pen_missed``, ``clean_cells``, ``false_marks``), by a pen of its print's
+    own hue (``hue_cells``, ``hue_missed``) and as a hidden mark (``hidden_cells``,
+    ``hidden_missed``).
     """
     card = map_card(t.id)
     cells = card.cells
