@@ -351,6 +351,14 @@ def _in_corners(found: list[tuple[float, float, float]], shape: tuple[int, int],
     return any((y < corner or y > h - corner) and (x < corner or x > w - corner) for x, y, _ in found)
 
 
+def _holds(regions: list[tuple[float, float, float]], outlined: list[tuple[float, float, float]],
+           cfg: ExpeditionConfig) -> bool:
+    """Whether every outlined square ``(x, y, side)`` lies on one of the region's squares (their
+    centres closer than ``square_apart`` of its side)."""
+    return all(any(np.hypot(x - rx, y - ry) < cfg.square_apart * rs for rx, ry, rs in regions)
+               for x, y, _ in outlined)
+
+
 def same_shape(a: str, b: str) -> bool:
     """Whether expedition cards ``a`` and ``b`` show the same pattern of squares (under some turn or
     mirror image): a photo cannot tell such cards apart, their faces differ only in art."""
@@ -448,8 +456,16 @@ def read_expedition(image: NDArray[np.uint8], config: ExpeditionConfig | None = 
         face = rectify_mod.rectify(image, quad.corners, rcfg).image
         outlined = squares(face, ppm, cfg)  # one outline per square; else one region
         reading = _reading(outlined, quad.corners, False, cfg)
-        if reading is None:
-            reading = _reading(region_squares(face, ppm, cfg), quad.corners, True, cfg)
+        if reading is None or len(outlined) < cfg.max_squares:
+            regions = region_squares(face, ppm, cfg)
+            whole = _reading(regions, quad.corners, True, cfg)
+            if reading is None:
+                reading = whole
+            elif (whole is not None and len(whole.cells) > len(reading.cells)
+                  and _holds(regions, outlined, cfg)):
+                # a faint outline between two squares loses one of them, not the region of
+                # squares standing out from the face: the region's shape, as sure as the outlines
+                reading = dataclasses.replace(whole, confidence=max(whole.confidence, reading.confidence))
         if reading is None:
             continue
         rank = (reading.confidence, len(reading.cells))

@@ -17,7 +17,7 @@ from vision.cards.expedition import (
 )
 from vision.cards.grid import Grid
 
-from .conftest import expedition_face, lattice, place, table
+from .conftest import PX_PER_MM, expedition_face, lattice, place, table
 
 SHAPES = {
     "e1": [(0, 0), (1, 0)],
@@ -76,6 +76,26 @@ def test_squares_without_outlines_are_read_as_one_region(rng: np.random.Generato
     cfg = default_config()
     outlined = min(1.0, len(SHAPES[shape_id]) / cfg.min_squares * 0.5)
     assert found.confidence == pytest.approx(outlined * cfg.region_confidence)
+
+
+def test_a_faint_outline_between_two_squares_loses_neither(rng: np.random.Generator) -> None:
+    # e7, an L of four squares, with the outline between its two bottom squares printed faint: the
+    # squares' outlines show only the two upper ones, a domino, while the four squares still stand
+    # out from the face as one region
+    cells = SHAPES["e7"]
+    face = expedition_face(cells)
+    s = round(12 * PX_PER_MM)
+    x = face.shape[1] // 2 - s + s  # the line between columns 0 and 1 ...
+    y = face.shape[0] // 2 - s + 2 * s  # ... along row 2
+    cv2.line(face, (x, y + 2), (x, y + s - 2), (50, 125, 185), 3)  # nearly the squares' fill
+    small = cv2.resize(face, (252, 352), interpolation=cv2.INTER_AREA)
+    assert len(squares(small, 4.0)) == 2
+    canvas = table(rng)
+    place(canvas, face, (450, 320), float(rng.uniform(0, 360)), 0.55)
+    found = read_expedition(canvas)
+    assert found is not None and found.id == "e7"
+    # as sure as the two outlined squares, surer than the region alone
+    assert found.confidence == pytest.approx(0.5)
 
 
 def _grid(pitch: float, n: int = 4) -> Grid:
