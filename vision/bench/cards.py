@@ -301,9 +301,7 @@ def _cell_errors(t: CardTruth, rd: CardReading, counts: CardCounts | None = None
     cols = card.shape[1]
     marked = set(rd.marked)
     uncertain = set(rd.uncertain)
-    gesture = {pen[0]: pen[1] for pen in t.pens}
-    ink = {pen[0]: pen[2] for pen in t.pens}
-    changed = {pen[0]: pen[3] for pen in t.pens}
+    pens = {pen[0]: pen for pen in t.pens}  # cell -> (cell, gesture, ink, share changed)
     best: tuple[int, int, dict[Cell, Cell]] | None = None
     for index in _symmetries(t.id):
         mapped = {divmod(int(index[r, c]), cols): (r, c) for r, c in t.marked}
@@ -319,14 +317,15 @@ def _cell_errors(t: CardTruth, rd: CardReading, counts: CardCounts | None = None
             print_ = "plain" if grid[cell] == "#" else str(grid[cell])
             origin = best[2].get(cell)
             if origin is not None:
-                key = (gesture.get(origin, "unknown"), print_)
+                _, kind, ink, changed = pens.get(origin, (origin, "unknown", "", 1.0))
+                key = (kind, print_)
                 counts.pen_cells[key] += 1
                 missed = int(cell not in marked and cell not in uncertain)
                 counts.pen_missed[key] += missed
-                if print_ in SAME_HUE and ink.get(origin) == SAME_HUE[print_]:
+                if print_ in SAME_HUE and ink == SAME_HUE[print_]:
                     counts.hue_cells[print_] += 1
                     counts.hue_missed[print_] += missed
-                if changed.get(origin, 1.0) < HIDDEN_SHARE:
+                if changed < HIDDEN_SHARE:
                     counts.hidden_cells[print_] += 1
                     counts.hidden_missed[print_] += missed
             else:

@@ -226,8 +226,8 @@ def _inside(quad: NDArray[np.float64], size: tuple[int, int]) -> bool:
 
 def _card_face_with_marks(spec: CardSpec, rng: np.random.Generator
                           ) -> tuple[NDArray[np.uint8], int, str, tuple[Pen, ...]]:
-    """The face with its marks drawn, its grid rotation and style, and each marked cell's
-    gesture and ink ``(cell, kind, ink)``, in the order of ``spec.marked``."""
+    """The face with its marks drawn, its grid rotation and style, and each marked cell's pen
+    ``(cell, kind, ink, changed)`` (see :class:`CardTruth`), in the order of ``spec.marked``."""
     card = map_card(spec.id)
     face = render_card_face(card, rng, style=spec.style, grid_rotation=spec.grid_rotation)
     img = face.image

@@ -85,8 +85,8 @@ def test_a_faint_outline_between_two_squares_loses_neither(rng: np.random.Genera
     cells = SHAPES["e7"]
     face = expedition_face(cells)
     s = round(12 * PX_PER_MM)
-    x = face.shape[1] // 2 - s + s  # the line between columns 0 and 1 ...
-    y = face.shape[0] // 2 - s + 2 * s  # ... along row 2
+    x = face.shape[1] // 2  # the line between columns 0 and 1 (square (0, 0) starts s left of it) ...
+    y = face.shape[0] // 2 + s  # ... along row 2
     cv2.line(face, (x, y + 2), (x, y + s - 2), (50, 125, 185), 3)  # nearly the squares' fill
     small = cv2.resize(face, (252, 352), interpolation=cv2.INTER_AREA)
     assert len(squares(small, 4.0)) == 2
